@@ -57,4 +57,10 @@ pub trait IndexedParallelIterator: ParallelIterator {
     }
 
     // ===== (end of indexed methods) ===============================================
+
+    // ===== Indexed collections (collect_into_vec, unzip_into_vecs) ================
+    // These write results in place, by index; they live in `collect/`.
+    // Add new methods above the end marker below.
+
+    // ===== (end of indexed collections) ===========================================
 }
