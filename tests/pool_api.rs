@@ -83,7 +83,7 @@ fn use_current_thread_makes_caller_worker_zero() {
 #[test]
 fn build_scoped_runs_wrapper_on_each_thread() {
     let wrapped = AtomicUsize::new(0);
-    let borrowed = vec![1, 2, 3];
+    let borrowed = [1, 2, 3];
     let r = ThreadPoolBuilder::new()
         .num_threads(2)
         .build_scoped(
