@@ -25,6 +25,8 @@ mod yield_now;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
+#[cfg(all(test, not(loom)))]
+mod tests;
 
 pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
 pub use builder::{

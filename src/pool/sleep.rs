@@ -275,7 +275,7 @@ impl Sleep {
     }
 
     /// Number of workers currently asleep (for tests).
-    #[allow(dead_code)]
+    #[cfg(test)]
     pub(crate) fn sleeping_threads(&self) -> usize {
         sleeping(self.counters.load(Ordering::SeqCst)) as usize
     }

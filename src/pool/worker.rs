@@ -54,14 +54,22 @@ pub(crate) struct WorkerThread {
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
+    /// This worker's preemption flag (in the registry, which `registry` keeps alive).
+    preempt: *const std::sync::atomic::AtomicBool,
     /// Instrumentation: the most jobs this worker's deque held right after a push.
     max_queued: Cell<usize>,
 }
 
+// SAFETY: the only non-Send field is `preempt`, a pointer into the registry that the
+// worker's own `Arc<Registry>` keeps alive wherever the worker is moved; the flag is atomic.
+unsafe impl Send for WorkerThread {}
+
 impl WorkerThread {
     /// A worker for `registry` at `index`, owning `deque`.
     pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
+        let preempt = &raw const registry.thread_infos[index].preempt;
         WorkerThread {
+            preempt,
             deque,
             fifo: JobFifo::new(),
             index,
@@ -117,13 +125,12 @@ impl WorkerThread {
     /// Pushes a job on this worker's deque, waking a sleeper if one is needed.
     #[inline]
     pub(crate) fn push(&self, job: JobRef) {
-        let was_empty = self.deque.is_empty();
+        let len_before = self.deque.len();
         self.deque.push(job);
-        let len = self.deque.len();
-        if len > self.max_queued.get() {
-            self.max_queued.set(len);
+        if len_before >= self.max_queued.get() {
+            self.max_queued.set(len_before + 1);
         }
-        self.registry.sleep.new_internal_jobs(1, was_empty);
+        self.registry.sleep.new_internal_jobs(1, len_before == 0);
     }
 
     /// Pushes a job to run in FIFO order with this worker's other `spawn_fifo` jobs.
@@ -229,10 +236,8 @@ impl WorkerThread {
     /// The per-worker preemption check (one relaxed load on the fast path).
     #[inline]
     pub(crate) fn check_preempt(&self) {
-        if self.registry.thread_infos[self.index]
-            .preempt
-            .load(Ordering::Relaxed)
-        {
+        // SAFETY: the flag lives in the registry, kept alive by `self.registry`.
+        if unsafe { (*self.preempt).load(Ordering::Relaxed) } {
             preempt::preempt_requested(self);
         }
     }
