@@ -356,3 +356,32 @@ fn busy_leaves_bound_on_queued_jobs() {
     }
     assert_eq!(prorata::debug_take_max_queued_jobs(), None);
 }
+
+#[test]
+fn scoped_broadcast_body_is_dropped_before_scope_ends() {
+    struct CountOnDrop<'a>(&'a AtomicUsize);
+    impl Drop for CountOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let p = pool(3);
+    for _ in 0..50 {
+        let dropped = AtomicUsize::new(0);
+        p.scope(|s| {
+            let guard = CountOnDrop(&dropped);
+            s.spawn_broadcast(move |_, _| {
+                let _ = &guard;
+            });
+        });
+        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+        let dropped = AtomicUsize::new(0);
+        p.scope_fifo(|s| {
+            let guard = CountOnDrop(&dropped);
+            s.spawn_broadcast(move |_, _| {
+                let _ = &guard;
+            });
+        });
+        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+    }
+}
