@@ -404,7 +404,7 @@ impl ThreadPoolBuilder {
     /// # drop(first);
     /// ```
     pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
-        global::init_global(|| self.build_registry(|thread| spawn_std_thread(thread).map(drop)))
+        global::init_global(|| self.build_registry(spawn_detached))
     }
 
     /// Builds a pool whose threads are scoped threads: `wrapper` is called on each new
@@ -502,6 +502,11 @@ impl ThreadPoolBuilder {
         }
         Ok(registry)
     }
+}
+
+/// Starts a worker on a new standard thread that nobody joins (the global pool's).
+pub(crate) fn spawn_detached(thread: ThreadBuilder) -> io::Result<()> {
+    spawn_std_thread(thread).map(drop)
 }
 
 /// Starts a worker on a new standard thread.

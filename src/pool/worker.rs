@@ -146,19 +146,16 @@ impl WorkerThread {
 
     /// Runs one job found anywhere in the pool, if any.
     pub(crate) fn yield_now(&self) -> Yield {
-        match self.find_work() {
-            Some(job) => {
-                // SAFETY: a queued job is live until executed, and executed once.
-                unsafe { self.execute(job) };
-                Yield::Executed
-            }
-            None => Yield::Idle,
-        }
+        self.run_one(self.find_work())
     }
 
     /// Runs one job of this worker's own deque, if any.
     pub(crate) fn yield_local(&self) -> Yield {
-        match self.take_local_job() {
+        self.run_one(self.take_local_job())
+    }
+
+    fn run_one(&self, job: Option<JobRef>) -> Yield {
+        match job {
             Some(job) => {
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
