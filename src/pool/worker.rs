@@ -251,20 +251,24 @@ impl WorkerThread {
     fn wait_until_cold(&self, latch: &CoreLatch) {
         preempt::worker_waiting(self);
         let sleep = &self.registry.sleep;
-        let mut idle = sleep.start_looking(self.index);
+        // Counted idle only after a fruitless search: leapfrogging onto a job found at
+        // once costs no write to the shared sleep counters.
+        let mut idle = None;
         while !latch.probe() {
             if let Some(job) = self.find_work() {
-                sleep.work_found();
+                if idle.take().is_some() {
+                    sleep.work_found();
+                }
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
-                idle = sleep.start_looking(self.index);
             } else {
-                sleep.no_work_found(&mut idle, latch, || {
-                    self.registry.has_injected_work(self.index)
-                });
+                let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
+                sleep.no_work_found(state, latch, || self.registry.has_injected_work(self.index));
             }
         }
-        sleep.work_found();
+        if idle.is_some() {
+            sleep.work_found();
+        }
         preempt::worker_resumed(self);
     }
 
