@@ -172,6 +172,48 @@ fn wake_up_and_idle() {
     idle_cpu("prorata pool of 16");
 }
 
+/// Interleaved runs (prorata, rayon, sequential, in turn, 41 rounds): the medians and
+/// their ratios are robust to the load of a shared machine drifting during the run.
+fn paired_fib() {
+    fn time(f: impl FnOnce() -> u64) -> f64 {
+        // Let the other pool's workers fall asleep so they do not compete for the cores.
+        std::thread::sleep(Duration::from_millis(3));
+        let t = Instant::now();
+        black_box(f());
+        t.elapsed().as_secs_f64()
+    }
+    fn median(mut v: Vec<f64>) -> f64 {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+    let joins = joins_in_fib(N) as f64;
+    for threads in [1, all_cores()] {
+        let p = prorata::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let r = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (mut tp, mut tr, mut ts) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..41 {
+            tp.push(time(|| p.install(|| fib_prorata(black_box(N)))));
+            tr.push(time(|| r.install(|| fib_rayon(black_box(N)))));
+            ts.push(time(|| fib_seq(black_box(N))));
+        }
+        let (mp, mr, ms) = (median(tp), median(tr), median(ts));
+        println!(
+            "paired fib({N}), {threads} worker(s): prorata/rayon {:.2}, prorata/sequential {:.2}, rayon/sequential {:.2}; ns per join: prorata {:.1}, rayon {:.1}",
+            mp / mr,
+            mp / ms,
+            mr / ms,
+            mp * 1e9 / joins,
+            mr * 1e9 / joins
+        );
+    }
+}
+
 /// `PRORATA_CALLGRIND=seq|prorata|rayon`: run fib once on a 1-worker pool and exit, for
 /// instruction counts under `valgrind --tool=callgrind` (repeatable, unlike timings).
 fn callgrind_mode(which: &str) {
@@ -196,6 +238,7 @@ fn main() {
         return callgrind_mode(&which);
     }
     benches();
+    paired_fib();
     wake_up_and_idle();
     Criterion::default().configure_from_args().final_summary();
 }
