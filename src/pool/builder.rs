@@ -475,6 +475,8 @@ impl ThreadPoolBuilder {
         }
         let n = self.resolved_num_threads();
         let (registry, deques) = Registry::new(n, std::mem::take(&mut self.handlers));
+        // If `thread_name` or `spawn` panics, the threads already started must still end.
+        let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;
         for (index, deque) in deques.into_iter().enumerate() {
             if self.use_current_thread && index == 0 {
@@ -488,13 +490,14 @@ impl ThreadPoolBuilder {
             };
             if let Err(e) = spawn(thread) {
                 // Stop the threads already started (they exit once they see the latch).
-                registry.terminate();
+                drop(guard);
                 return Err(ThreadPoolBuildError {
                     kind: ThreadPoolBuildErrorKind::ThreadSpawn,
                     io: Some(e),
                 });
             }
         }
+        std::mem::forget(guard);
         if let Some(deque) = current {
             let worker = Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque));
             // SAFETY: the box is kept in this thread's CURRENT_THREAD_WORKER until it is
@@ -503,6 +506,16 @@ impl ThreadPoolBuilder {
             CURRENT_THREAD_WORKER.with(|holder| *holder.0.borrow_mut() = Some(worker));
         }
         Ok(registry)
+    }
+}
+
+/// Terminates a registry under construction unless forgotten: on an error or a panic while
+/// starting its threads, the threads already started exit instead of waiting forever.
+struct TerminateOnUnwind<'a>(&'a Registry);
+
+impl Drop for TerminateOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.terminate();
     }
 }
 
