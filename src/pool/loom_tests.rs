@@ -65,6 +65,27 @@ fn loom_injected_job_is_never_missed() {
 }
 
 #[test]
+fn loom_job_pushed_on_empty_deque_is_never_missed() {
+    loom::model(|| {
+        let sleep = Arc::new(Sleep::new(2));
+        let job = Arc::new(AtomicBool::new(false));
+        let (s2, j2) = (Arc::clone(&sleep), Arc::clone(&job));
+        let owner = thread::spawn(move || {
+            j2.store(true, Ordering::Release); // push onto the owner's empty deque
+            s2.new_internal_jobs(1, true);
+        });
+        // A thief (worker 1) must get the job or be woken for it.
+        let never = CoreLatch::new();
+        let mut idle = sleep.start_looking(1);
+        while !job.load(Ordering::Acquire) {
+            sleep.no_work_found(&mut idle, &never, || job.load(Ordering::Acquire));
+        }
+        sleep.work_found();
+        owner.join().unwrap();
+    });
+}
+
+#[test]
 fn loom_latch_and_new_jobs_race() {
     loom::model(|| {
         let sleep = Arc::new(Sleep::new(1));

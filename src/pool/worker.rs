@@ -263,7 +263,7 @@ impl WorkerThread {
                 unsafe { self.execute(job) };
             } else {
                 let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
-                sleep.no_work_found(state, latch, || self.registry.has_injected_work(self.index));
+                sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
             }
         }
         if idle.is_some() {
