@@ -47,6 +47,15 @@ fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// A prorata pool and a rayon pool of `threads` workers each.
+fn pools(threads: usize) -> (prorata::ThreadPool, rayon::ThreadPool) {
+    let p = prorata::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build();
+    let r = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+    (p.unwrap(), r.unwrap())
+}
+
 fn bench_fib(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("fib{N}"));
     g.sample_size(10)
@@ -54,14 +63,7 @@ fn bench_fib(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     g.bench_function("sequential", |b| b.iter(|| fib_seq(black_box(N))));
     for threads in [1, all_cores()] {
-        let p = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let r = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let (p, r) = pools(threads);
         g.bench_with_input(BenchmarkId::new("prorata", threads), &N, |b, &n| {
             b.iter(|| p.install(|| fib_prorata(black_box(n))))
         });
@@ -188,14 +190,7 @@ fn paired_fib() {
     }
     let joins = joins_in_fib(N) as f64;
     for threads in [1, all_cores()] {
-        let p = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        let r = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let (p, r) = pools(threads);
         let (mut tp, mut tr, mut ts) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..41 {
             tp.push(time(|| p.install(|| fib_prorata(black_box(N)))));

@@ -38,51 +38,37 @@ fn loom_latch_set_wakes_the_waiter() {
     });
 }
 
-#[test]
-fn loom_injected_job_is_never_missed() {
-    loom::model(|| {
-        let sleep = Arc::new(Sleep::new(1));
-        let job = Arc::new(AtomicBool::new(false));
-        let (s2, j2) = (Arc::clone(&sleep), Arc::clone(&job));
-        let injector = thread::spawn(move || {
-            j2.store(true, Ordering::Release); // the injector's push
-            s2.new_injected_jobs(1, true);
-        });
-        // The worker: take the job or go to sleep; the terminate latch is never set, so
-        // only the job can end this loop, and loom fails if the worker sleeps forever.
-        let never = CoreLatch::new();
-        let mut idle = sleep.start_looking(0);
-        loop {
-            if job.load(Ordering::Acquire) {
-                // (A load, not a swap: the worker only has to notice the job.)
-                break;
-            }
-            sleep.no_work_found(&mut idle, &never, || job.load(Ordering::Acquire));
-        }
-        sleep.work_found();
-        injector.join().unwrap();
-    });
-}
-
-#[test]
-fn loom_job_pushed_on_empty_deque_is_never_missed() {
-    loom::model(|| {
+/// One thread publishes a job (a flag) and announces it with `announce`; worker
+/// `worker` of a 2-worker pool looks for it and may go to sleep. The loop ends only when
+/// the worker sees the job, so loom fails if it can sleep forever.
+fn model_published_job_is_never_missed(worker: usize, announce: fn(&Sleep)) {
+    loom::model(move || {
         let sleep = Arc::new(Sleep::new(2));
         let job = Arc::new(AtomicBool::new(false));
         let (s2, j2) = (Arc::clone(&sleep), Arc::clone(&job));
-        let owner = thread::spawn(move || {
-            j2.store(true, Ordering::Release); // push onto the owner's empty deque
-            s2.new_internal_jobs(1, true);
+        let publisher = thread::spawn(move || {
+            j2.store(true, Ordering::Release); // the push
+            announce(&s2);
         });
-        // A thief (worker 1) must get the job or be woken for it.
         let never = CoreLatch::new();
-        let mut idle = sleep.start_looking(1);
+        let mut idle = sleep.start_looking(worker);
         while !job.load(Ordering::Acquire) {
             sleep.no_work_found(&mut idle, &never, || job.load(Ordering::Acquire));
         }
         sleep.work_found();
-        owner.join().unwrap();
+        publisher.join().unwrap();
     });
+}
+
+#[test]
+fn loom_injected_job_is_never_missed() {
+    model_published_job_is_never_missed(0, |sleep| sleep.new_injected_jobs(1, true));
+}
+
+#[test]
+fn loom_job_pushed_on_empty_deque_is_never_missed() {
+    // Worker 0 pushes onto its empty deque; worker 1 must see the job or be woken.
+    model_published_job_is_never_missed(1, |sleep| sleep.new_internal_jobs(1, true));
 }
 
 #[test]
