@@ -18,6 +18,7 @@ pub mod plumbing;
 mod adaptors;
 mod collect;
 mod consumers;
+mod indexed;
 mod indexed_parallel_iterator;
 mod into;
 mod parallel_iterator;
@@ -25,6 +26,7 @@ pub(crate) mod sources;
 
 pub use adaptors::*;
 pub use collect::{FromParallelIterator, ParallelExtend};
+pub use indexed::*;
 pub use indexed_parallel_iterator::IndexedParallelIterator;
 pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};
 pub use parallel_iterator::ParallelIterator;
