@@ -163,7 +163,7 @@ chunked_iter!(
     Chunks<I>,
     Vec<I::Item>,
     [],
-    fn into_parts(self) -> (I, impl Fn(RunIter<'_, I::Item>) -> Vec<I::Item> + Clone + Send) {
+    fn into_parts(self) -> (I, impl MakeChunk<I::Item, Vec<I::Item>>) {
         (self.base, |run: RunIter<'_, I::Item>| run.collect())
     }
 );
@@ -173,7 +173,7 @@ chunked_iter!(
     FoldChunks<I, ID, F>,
     T,
     [ID: Fn() -> T + Send + Sync, F: Fn(T, I::Item) -> T + Send + Sync, T: Send,],
-    fn into_parts(self) -> (I, impl Fn(RunIter<'_, I::Item>) -> T + Clone + Send) {
+    fn into_parts(self) -> (I, impl MakeChunk<I::Item, T>) {
         // Shared by every piece; an `Arc` because the closures need not be `Clone`.
         let ops = Arc::new((self.identity, self.fold_op));
         (self.base, move |run: RunIter<'_, I::Item>| {
@@ -187,7 +187,7 @@ chunked_iter!(
     FoldChunksWith<I, U, F>,
     U,
     [U: Send + Clone, F: Fn(U, I::Item) -> U + Send + Sync,],
-    fn into_parts(self) -> (I, impl Fn(RunIter<'_, I::Item>) -> U + Clone + Send) {
+    fn into_parts(self) -> (I, impl MakeChunk<I::Item, U>) {
         // Each piece owns a clone of `item` (it need not be `Sync`); `fold_op` is shared.
         let (item, fold_op) = (self.item, Arc::new(self.fold_op));
         (self.base, move |run: RunIter<'_, I::Item>| {
@@ -198,6 +198,11 @@ chunked_iter!(
 
 /// A run of base items, as the closures building chunk items see it.
 type RunIter<'a, T> = &'a mut dyn Iterator<Item = T>;
+
+/// Builds one chunk item from a run of base items; cloned into every piece.
+trait MakeChunk<T, R>: Fn(RunIter<'_, T>) -> R + Clone + Send {}
+
+impl<T, R, M: Fn(RunIter<'_, T>) -> R + Clone + Send> MakeChunk<T, R> for M {}
 
 struct ChunkCallback<CB, M> {
     callback: CB,
