@@ -7,7 +7,9 @@ use iter_indexed_common::{LENGTHS, pieces, pools, to_vec};
 use prorata::prelude::*;
 
 fn data(len: usize) -> Vec<u64> {
-    (0..len as u64).map(|x| x.wrapping_mul(0x9E37_79B9) % 1000).collect()
+    (0..len as u64)
+        .map(|x| x.wrapping_mul(0x9E37_79B9) % 1000)
+        .collect()
 }
 
 #[test]
@@ -52,9 +54,17 @@ fn rev_skip_take_step_by_like_std() {
             let a = data(len);
             for n in [0, 1, len / 3, len, len + 5] {
                 let got = pool.install(|| to_vec(a.par_iter().skip(n)));
-                assert_eq!(got, a.iter().skip(n).collect::<Vec<_>>(), "skip {n} of {len}");
+                assert_eq!(
+                    got,
+                    a.iter().skip(n).collect::<Vec<_>>(),
+                    "skip {n} of {len}"
+                );
                 let got = pool.install(|| to_vec(a.par_iter().take(n)));
-                assert_eq!(got, a.iter().take(n).collect::<Vec<_>>(), "take {n} of {len}");
+                assert_eq!(
+                    got,
+                    a.iter().take(n).collect::<Vec<_>>(),
+                    "take {n} of {len}"
+                );
             }
             for step in [1, 2, 3, 7, len.max(1), len + 1] {
                 let got = pool.install(|| to_vec(a.par_iter().step_by(step)));
@@ -82,10 +92,15 @@ fn step_by_zero_panics() {
 #[test]
 fn skipped_items_still_run_through_earlier_adaptors() {
     let seen = std::sync::atomic::AtomicUsize::new(0);
-    let kept = to_vec((0..100usize).into_par_iter().map(|x| {
-        seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        x
-    }).skip(40));
+    let kept = to_vec(
+        (0..100usize)
+            .into_par_iter()
+            .map(|x| {
+                seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                x
+            })
+            .skip(40),
+    );
     assert_eq!(kept, (40..100).collect::<Vec<_>>());
     assert_eq!(seen.into_inner(), 100);
 }
@@ -111,13 +126,11 @@ fn chunks_and_fold_chunks_like_std() {
                 let want_rev: Vec<Vec<u64>> = want.iter().rev().cloned().collect();
                 assert_eq!(got, want_rev, "rev chunks {size} of {len}");
                 let sums: Vec<u64> = a.chunks(size).map(|c| c.iter().sum()).collect();
-                let got = pool.install(|| {
-                    to_vec(a.par_iter().fold_chunks(size, || 0, |s, &x| s + x))
-                });
+                let got =
+                    pool.install(|| to_vec(a.par_iter().fold_chunks(size, || 0, |s, &x| s + x)));
                 assert_eq!(got, sums, "fold_chunks {size} of {len}");
-                let got = pool.install(|| {
-                    to_vec(a.par_iter().fold_chunks_with(size, 0u64, |s, &x| s + x))
-                });
+                let got = pool
+                    .install(|| to_vec(a.par_iter().fold_chunks_with(size, 0u64, |s, &x| s + x)));
                 assert_eq!(got, sums, "fold_chunks_with {size} of {len}");
             }
         }
@@ -161,11 +174,24 @@ fn interleave_shortest_seq<T: Clone>(a: &[T], b: &[T]) -> Vec<T> {
 #[test]
 fn interleave_like_sequential() {
     for pool in pools() {
-        for (la, lb) in [(0, 0), (0, 3), (3, 0), (5, 5), (5, 6), (6, 5), (4097, 100), (100, 100_000)] {
+        for (la, lb) in [
+            (0, 0),
+            (0, 3),
+            (3, 0),
+            (5, 5),
+            (5, 6),
+            (6, 5),
+            (4097, 100),
+            (100, 100_000),
+        ] {
             let a = data(la);
             let b: Vec<u64> = data(lb).iter().map(|x| x + 10_000).collect();
             let got = pool.install(|| to_vec(a.par_iter().interleave(&b)));
-            assert_eq!(got, interleave_seq(&a, &b).iter().collect::<Vec<_>>(), "{la} {lb}");
+            assert_eq!(
+                got,
+                interleave_seq(&a, &b).iter().collect::<Vec<_>>(),
+                "{la} {lb}"
+            );
             let got = pool.install(|| to_vec(a.par_iter().interleave(&b).rev()));
             let mut want = interleave_seq(&a, &b);
             want.reverse();

@@ -106,11 +106,16 @@ fn partial_cmp_with_nan_like_std() {
 #[test]
 fn cmp_stops_at_the_first_difference() {
     let compared = AtomicUsize::new(0);
-    let a = (0..10_000_000usize).into_par_iter().with_min_len(1000).map(|x| {
-        compared.fetch_add(1, Relaxed);
-        x
-    });
-    let b = (0..10_000_000usize).into_par_iter().map(|x| if x == 5 { 0 } else { x });
+    let a = (0..10_000_000usize)
+        .into_par_iter()
+        .with_min_len(1000)
+        .map(|x| {
+            compared.fetch_add(1, Relaxed);
+            x
+        });
+    let b = (0..10_000_000usize)
+        .into_par_iter()
+        .map(|x| if x == 5 { 0 } else { x });
     assert_eq!(a.cmp(b), Ordering::Greater);
     assert!(compared.into_inner() < 5_000_000);
 }
