@@ -42,13 +42,16 @@ fn full_width_small_ranges_like_std() {
         (i16::MIN..i16::MAX).collect::<Vec<_>>()
     );
     assert_eq!((isize::MIN..isize::MAX).into_par_iter().len(), usize::MAX);
-    let tail = (isize::MIN..isize::MAX)
-        .into_par_iter()
-        .skip(usize::MAX - 3);
+    // (Skipping usize::MAX items would run them all, as in Rayon: stay at the ends.)
+    let tail = (isize::MIN..isize::MAX).into_par_iter().rev().take(3);
     assert_eq!(
         to_vec(tail),
-        [isize::MAX - 3, isize::MAX - 2, isize::MAX - 1]
+        [isize::MAX - 1, isize::MAX - 2, isize::MAX - 3]
     );
+    let spread = (isize::MIN..isize::MAX)
+        .into_par_iter()
+        .step_by(usize::MAX / 2);
+    assert_eq!(to_vec(spread), [isize::MIN, -1, isize::MAX - 1]);
 }
 
 macro_rules! check_unindexed_ranges {
