@@ -1,6 +1,8 @@
 //! `zip` of two slices, multiplied and summed (10^7 items): prorata vs rayon vs
 //! sequential std. Short criterion settings: the machine is small and shared.
 
+#![allow(missing_docs)] // criterion_group! makes an undocumented function
+
 use std::time::Duration;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
