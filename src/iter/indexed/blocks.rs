@@ -52,12 +52,7 @@ impl<I: IndexedParallelIterator> ParallelIterator for ExponentialBlocks<I> {
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
         let first = crate::current_num_threads();
         let sizes = std::iter::successors(Some(first), |&size| Some(size.saturating_mul(2)));
-        let len = self.base.len();
-        self.base.with_producer(BlocksCallback {
-            consumer,
-            sizes,
-            len,
-        })
+        drive_blocks(self.base, sizes, consumer)
     }
 
     fn opt_len(&self) -> Option<usize> {
@@ -69,18 +64,27 @@ impl<I: IndexedParallelIterator> ParallelIterator for UniformBlocks<I> {
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        let sizes = std::iter::repeat(self.block_size);
-        let len = self.base.len();
-        self.base.with_producer(BlocksCallback {
-            consumer,
-            sizes,
-            len,
-        })
+        drive_blocks(self.base, std::iter::repeat(self.block_size), consumer)
     }
 
     fn opt_len(&self) -> Option<usize> {
         Some(self.base.len())
     }
+}
+
+/// Runs `base` block by block, the blocks' sizes taken from `sizes`.
+fn drive_blocks<I, S, C>(base: I, sizes: S, consumer: C) -> C::Result
+where
+    I: IndexedParallelIterator,
+    S: Iterator<Item = usize>,
+    C: UnindexedConsumer<I::Item>,
+{
+    let len = base.len();
+    base.with_producer(BlocksCallback {
+        consumer,
+        sizes,
+        len,
+    })
 }
 
 struct BlocksCallback<C, S> {

@@ -16,6 +16,7 @@ mod once;
 pub mod option;
 pub mod range;
 pub mod range_inclusive;
+mod range_sealed;
 mod range_span;
 mod repeat;
 pub mod result;

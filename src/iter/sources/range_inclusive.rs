@@ -5,6 +5,7 @@
 use std::ops::{Range, RangeInclusive};
 
 use super::char_range::{CharProducer, char_index};
+use super::range_sealed::sealed_range_iter;
 use super::range_span::{SpanLen, SpanProducer};
 use crate::iter::plumbing::*;
 use crate::iter::*;
@@ -23,62 +24,7 @@ pub struct Iter<T> {
     range: RangeInclusive<T>,
 }
 
-impl<T> IntoParallelIterator for RangeInclusive<T>
-where
-    Iter<T>: ParallelIterator,
-{
-    type Iter = Iter<T>;
-    type Item = <Iter<T> as ParallelIterator>::Item;
-
-    fn into_par_iter(self) -> Iter<T> {
-        Iter { range: self }
-    }
-}
-
-/// The integer types, sealed: one generic `ParallelIterator` impl over them (rather
-/// than one per type) lets `(0..n).into_par_iter()` infer the integer type as std does.
-mod private {
-    use super::Iter;
-    use crate::iter::plumbing::*;
-
-    pub trait RangeInteger: Sized + Send {
-        fn drive_unindexed<C: UnindexedConsumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
-        fn opt_len(iter: &Iter<Self>) -> Option<usize>;
-    }
-
-    pub trait IndexedRangeInteger: RangeInteger {
-        fn len(iter: &Iter<Self>) -> usize;
-        fn with_producer<CB: ProducerCallback<Self>>(iter: Iter<Self>, callback: CB) -> CB::Output;
-    }
-}
-
-use private::{IndexedRangeInteger, RangeInteger};
-
-impl<T: RangeInteger> ParallelIterator for Iter<T> {
-    type Item = T;
-
-    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
-        T::drive_unindexed(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        T::opt_len(self)
-    }
-}
-
-impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T> {
-    fn len(&self) -> usize {
-        T::len(self)
-    }
-
-    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
-        T::with_producer(self, callback)
-    }
-}
+sealed_range_iter!(RangeInclusive);
 
 /// The small types run as a half-open range of a wider type, cast back.
 struct WidenedProducer<W> {

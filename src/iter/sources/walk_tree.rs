@@ -177,6 +177,20 @@ where
     }
 }
 
+/// While the forest is a single tree, replaces it by its root's subtrees, moving the
+/// root to `expanded`: then there are two trees to split between, or none.
+fn expand_single_tree<S, B, I>(forest: &mut Vec<S>, expanded: &mut Vec<S>, children_of: &B)
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+{
+    while forest.len() == 1 {
+        let node = forest.pop().expect("one tree");
+        *forest = children_of(&node).into_iter().collect();
+        expanded.push(node);
+    }
+}
+
 /// Yields `before` (expanded nodes, in order), then each tree of `forest` in prefix
 /// order.
 struct PrefixProducer<'b, S, B> {
@@ -194,11 +208,7 @@ where
     type Item = S;
 
     fn split(mut self) -> (Self, Option<Self>) {
-        while self.forest.len() == 1 {
-            let node = self.forest.pop().expect("one tree");
-            self.forest = (self.children_of)(&node).into_iter().collect();
-            self.before.push(node);
-        }
+        expand_single_tree(&mut self.forest, &mut self.before, self.children_of);
         if self.forest.len() < 2 {
             return (self, None);
         }
@@ -269,11 +279,7 @@ where
     type Item = S;
 
     fn split(mut self) -> (Self, Option<Self>) {
-        while self.forest.len() == 1 {
-            let node = self.forest.pop().expect("one tree");
-            self.forest = (self.children_of)(&node).into_iter().collect();
-            self.after.push(node);
-        }
+        expand_single_tree(&mut self.forest, &mut self.after, self.children_of);
         if self.forest.len() < 2 {
             return (self, None);
         }
