@@ -163,8 +163,8 @@ chunked_iter!(
     Chunks<I>,
     Vec<I::Item>,
     [],
-    fn into_parts(self) -> (I, impl MakeChunk<I::Item, Vec<I::Item>>) {
-        (self.base, |run: RunIter<'_, I::Item>| run.collect())
+    fn into_parts(self) -> (I, CollectRun) {
+        (self.base, CollectRun)
     }
 );
 
@@ -173,13 +173,12 @@ chunked_iter!(
     FoldChunks<I, ID, F>,
     T,
     [ID: Fn() -> T + Send + Sync, F: Fn(T, I::Item) -> T + Send + Sync, T: Send,],
-    fn into_parts(self) -> (I, impl MakeChunk<I::Item, T>) {
+    fn into_parts(self) -> (I, FoldRun<ID, F>) {
         // Shared by every piece; an `Arc` because the closures need not be `Clone`.
         let ops = Arc::new((self.identity, self.fold_op));
-        (self.base, move |run: RunIter<'_, I::Item>| {
-            run.fold((ops.0)(), &ops.1)
-        })
+        (self.base, FoldRun { ops })
     }
+
 );
 
 chunked_iter!(
@@ -187,22 +186,84 @@ chunked_iter!(
     FoldChunksWith<I, U, F>,
     U,
     [U: Send + Clone, F: Fn(U, I::Item) -> U + Send + Sync,],
-    fn into_parts(self) -> (I, impl MakeChunk<I::Item, U>) {
+    fn into_parts(self) -> (I, FoldRunWith<U, F>) {
         // Each piece owns a clone of `item` (it need not be `Sync`); `fold_op` is shared.
-        let (item, fold_op) = (self.item, Arc::new(self.fold_op));
-        (self.base, move |run: RunIter<'_, I::Item>| {
-            run.fold(item.clone(), &*fold_op)
-        })
+        let fold_op = Arc::new(self.fold_op);
+        (self.base, FoldRunWith { item: self.item, fold_op })
     }
+
 );
 
-/// A run of base items, as the closures building chunk items see it.
-type RunIter<'a, T> = &'a mut dyn Iterator<Item = T>;
-
 /// Builds one chunk item from a run of base items; cloned into every piece.
-trait MakeChunk<T, R>: Fn(RunIter<'_, T>) -> R + Clone + Send {}
+trait MakeChunk<T>: Clone + Send {
+    type Output;
 
-impl<T, R, M: Fn(RunIter<'_, T>) -> R + Clone + Send> MakeChunk<T, R> for M {}
+    fn make<It: Iterator<Item = T>>(&self, run: It) -> Self::Output;
+}
+
+/// For `chunks`: the run as a vector.
+#[derive(Clone, Copy)]
+struct CollectRun;
+
+impl<T> MakeChunk<T> for CollectRun {
+    type Output = Vec<T>;
+
+    fn make<It: Iterator<Item = T>>(&self, run: It) -> Vec<T> {
+        run.collect()
+    }
+}
+
+/// For `fold_chunks`: the run folded from `identity()`.
+struct FoldRun<ID, F> {
+    ops: Arc<(ID, F)>,
+}
+
+impl<ID, F> Clone for FoldRun<ID, F> {
+    fn clone(&self) -> Self {
+        FoldRun {
+            ops: Arc::clone(&self.ops),
+        }
+    }
+}
+
+impl<T, R, ID, F> MakeChunk<T> for FoldRun<ID, F>
+where
+    ID: Fn() -> R + Send + Sync,
+    F: Fn(R, T) -> R + Send + Sync,
+{
+    type Output = R;
+
+    fn make<It: Iterator<Item = T>>(&self, run: It) -> R {
+        run.fold((self.ops.0)(), &self.ops.1)
+    }
+}
+
+/// For `fold_chunks_with`: the run folded from a clone of `item`.
+struct FoldRunWith<U, F> {
+    item: U,
+    fold_op: Arc<F>,
+}
+
+impl<U: Clone, F> Clone for FoldRunWith<U, F> {
+    fn clone(&self) -> Self {
+        FoldRunWith {
+            item: self.item.clone(),
+            fold_op: Arc::clone(&self.fold_op),
+        }
+    }
+}
+
+impl<T, U, F> MakeChunk<T> for FoldRunWith<U, F>
+where
+    U: Clone + Send,
+    F: Fn(U, T) -> U + Send + Sync,
+{
+    type Output = U;
+
+    fn make<It: Iterator<Item = T>>(&self, run: It) -> U {
+        run.fold(self.item.clone(), &*self.fold_op)
+    }
+}
 
 struct ChunkCallback<CB, M> {
     callback: CB,
@@ -211,10 +272,10 @@ struct ChunkCallback<CB, M> {
     make: M,
 }
 
-impl<T, R, CB, M> ProducerCallback<T> for ChunkCallback<CB, M>
+impl<T, CB, M> ProducerCallback<T> for ChunkCallback<CB, M>
 where
-    CB: ProducerCallback<R>,
-    M: Fn(RunIter<'_, T>) -> R + Clone + Send,
+    M: MakeChunk<T>,
+    CB: ProducerCallback<M::Output>,
 {
     type Output = CB::Output;
 
@@ -236,12 +297,12 @@ struct ChunkProducer<P, M> {
     make: M,
 }
 
-impl<P, M, R> Producer for ChunkProducer<P, M>
+impl<P, M> Producer for ChunkProducer<P, M>
 where
     P: Producer,
-    M: Fn(RunIter<'_, P::Item>) -> R + Clone + Send,
+    M: MakeChunk<P::Item>,
 {
-    type Item = R;
+    type Item = M::Output;
     type IntoIter = ChunkSeq<P, M>;
 
     fn into_iter(self) -> Self::IntoIter {
@@ -290,24 +351,24 @@ struct ChunkSeq<P, M> {
     make: M,
 }
 
-impl<P, M, R> ChunkSeq<P, M>
+impl<P, M> ChunkSeq<P, M>
 where
     P: Producer,
-    M: Fn(RunIter<'_, P::Item>) -> R,
+    M: MakeChunk<P::Item>,
 {
-    fn build(&self, run: P) -> R {
-        (self.make)(&mut run.into_iter())
+    fn build(&self, run: P) -> M::Output {
+        self.make.make(run.into_iter())
     }
 }
 
-impl<P, M, R> Iterator for ChunkSeq<P, M>
+impl<P, M> Iterator for ChunkSeq<P, M>
 where
     P: Producer,
-    M: Fn(RunIter<'_, P::Item>) -> R,
+    M: MakeChunk<P::Item>,
 {
-    type Item = R;
+    type Item = M::Output;
 
-    fn next(&mut self) -> Option<R> {
+    fn next(&mut self) -> Option<M::Output> {
         let base = self.base.take()?;
         if self.len > self.size {
             let (run, rest) = base.split_at(self.size);
@@ -326,12 +387,12 @@ where
     }
 }
 
-impl<P, M, R> DoubleEndedIterator for ChunkSeq<P, M>
+impl<P, M> DoubleEndedIterator for ChunkSeq<P, M>
 where
     P: Producer,
-    M: Fn(RunIter<'_, P::Item>) -> R,
+    M: MakeChunk<P::Item>,
 {
-    fn next_back(&mut self) -> Option<R> {
+    fn next_back(&mut self) -> Option<M::Output> {
         let base = self.base.take()?;
         if self.len > self.size {
             let last = match self.len % self.size {
@@ -349,9 +410,9 @@ where
     }
 }
 
-impl<P, M, R> ExactSizeIterator for ChunkSeq<P, M>
+impl<P, M> ExactSizeIterator for ChunkSeq<P, M>
 where
     P: Producer,
-    M: Fn(RunIter<'_, P::Item>) -> R,
+    M: MakeChunk<P::Item>,
 {
 }
