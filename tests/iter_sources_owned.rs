@@ -180,3 +180,34 @@ fn arrays_options_and_results() {
     r.par_iter_mut().for_each(|x| *x = 9);
     assert_eq!(to_vec(r.into_par_iter()), [9]);
 }
+
+#[test]
+fn owned_items_cut_off_by_zip_take_and_chunks_are_dropped_once() {
+    for pool in pools() {
+        let live = AtomicUsize::new(0);
+        let long: Vec<Counted<'_>> = (0..10_000).map(|i| Counted::new(i, &live)).collect();
+        let short: Vec<Counted<'_>> = (0..3_000).map(|i| Counted::new(i, &live)).collect();
+        let pairs = pool.install(|| to_vec(long.into_par_iter().zip(short).rev().take(1000)));
+        assert_eq!(pairs.len(), 1000);
+        assert!(
+            pairs
+                .iter()
+                .all(|(a, b)| a.value == b.value && a.value >= 2000)
+        );
+        assert_eq!(live.load(Ordering::SeqCst), 2000);
+        drop(pairs);
+        assert_eq!(live.load(Ordering::SeqCst), 0);
+
+        let v: Vec<Counted<'_>> = (0..10_000).map(|i| Counted::new(i, &live)).collect();
+        let firsts = pool.install(|| {
+            to_vec(
+                v.into_par_iter()
+                    .interleave_shortest((0..5).map(|i| Counted::new(i, &live)).collect::<Vec<_>>())
+                    .chunks(3)
+                    .map(|chunk| chunk.len()),
+            )
+        });
+        assert_eq!(firsts, [3, 3, 3, 2]);
+        assert_eq!(live.load(Ordering::SeqCst), 0);
+    }
+}
