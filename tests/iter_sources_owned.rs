@@ -211,3 +211,22 @@ fn owned_items_cut_off_by_zip_take_and_chunks_are_dropped_once() {
         assert_eq!(live.load(Ordering::SeqCst), 0);
     }
 }
+
+#[test]
+fn an_array_consumer_panicking_half_way_drops_every_item_once() {
+    for pool in pools() {
+        let live = AtomicUsize::new(0);
+        let arr: [Counted<'_>; 5000] = std::array::from_fn(|i| Counted::new(i, &live));
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            pool.install(|| {
+                arr.into_par_iter().for_each(|c| {
+                    if c.value == 2500 {
+                        panic!("consumer failed");
+                    }
+                })
+            })
+        }));
+        assert!(result.is_err());
+        assert_eq!(live.load(Ordering::SeqCst), 0);
+    }
+}
