@@ -258,3 +258,58 @@ fn take_any_while_and_skip_any_while() {
         }
     });
 }
+
+/// Clones a (cloneable, printable) iterator and checks both copies give the same items.
+fn clone_agrees<I>(iter: I)
+where
+    I: ParallelIterator<Item: PartialEq + std::fmt::Debug> + Clone + std::fmt::Debug,
+{
+    assert!(!format!("{iter:?}").is_empty());
+    assert_eq!(to_vec(iter.clone()), to_vec(iter));
+}
+
+#[test]
+fn adaptors_are_clone_and_debug() {
+    let v: Vec<u32> = (0..50).collect();
+    let nested: Vec<Vec<u32>> = vec![vec![1, 2], vec![3]];
+    let r = || (0..50usize).into_par_iter();
+    clone_agrees(r().map_with(1usize, |a, x| x + *a));
+    clone_agrees(r().map_init(|| 1usize, |a, x| x + *a));
+    clone_agrees(v.par_iter().cloned());
+    clone_agrees(v.par_iter().copied());
+    clone_agrees(r().inspect(|_| ()));
+    clone_agrees(r().update(|x| *x += 1));
+    clone_agrees(r().filter(|x| x % 2 == 0));
+    clone_agrees(r().filter_map(|x| x.checked_sub(3)));
+    clone_agrees(r().flat_map(|x| 0..x % 3));
+    clone_agrees(r().flat_map_iter(|x| 0..x % 3));
+    clone_agrees(r().map(|x| 0..x % 3).flatten());
+    clone_agrees(nested.par_iter().flatten_iter());
+    clone_agrees(r().chain(r()));
+    clone_agrees(r().map(Some).while_some());
+    clone_agrees(r().panic_fuse());
+    clone_agrees(r().intersperse(7));
+    // How many accumulators a fold yields depends on the splitting: compare totals.
+    let fold = r().fold(|| 0, |a, x| a + x);
+    assert!(!format!("{fold:?}").is_empty());
+    assert_eq!(fold.clone().sum::<usize>(), fold.sum::<usize>());
+    let fold_with = r().fold_with(0, |a, x| a + x);
+    assert!(!format!("{fold_with:?}").is_empty());
+    assert_eq!(fold_with.clone().sum::<usize>(), fold_with.sum::<usize>());
+    let add = |a: usize, b: usize| Some(a + b);
+    let try_fold = r().try_fold(|| 0, add);
+    assert!(!format!("{try_fold:?}").is_empty());
+    assert_eq!(
+        try_fold.clone().try_reduce(|| 0, add),
+        try_fold.try_reduce(|| 0, add)
+    );
+    let try_fold_with = r().try_fold_with(0, add);
+    assert!(!format!("{try_fold_with:?}").is_empty());
+    let twice = try_fold_with.clone().try_reduce(|| 0, add);
+    assert_eq!(twice, try_fold_with.try_reduce(|| 0, add));
+    assert_eq!(r().take_any(5).clone().count(), 5);
+    assert_eq!(r().skip_any(5).clone().count(), 45);
+    assert_eq!(r().take_any_while(|_| true).clone().count(), 50);
+    assert_eq!(r().skip_any_while(|_| false).clone().count(), 50);
+    assert!(!format!("{:?}", r().take_any(5)).is_empty());
+}
