@@ -29,7 +29,4 @@ pub mod range {
     pub use crate::iter::sources::range::*;
 }
 
-/// Parallel iterators over slices (`slice.par_iter()`, `slice.par_iter_mut()`).
-pub mod slice {
-    pub use crate::iter::sources::slice::*;
-}
+pub mod slice;
