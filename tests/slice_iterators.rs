@@ -278,7 +278,7 @@ fn zero_window_size_panics() {
 
 #[test]
 fn zero_sized_elements() {
-    let v = vec![(); 10_001];
+    let v = [(); 10_001];
     assert_eq!(ordered(v.par_chunks(100)).len(), v.chunks(100).len());
     assert_eq!(ordered(v.par_windows(3)).len(), v.windows(3).len());
     assert_eq!(
