@@ -30,3 +30,4 @@ pub mod range {
 }
 
 pub mod slice;
+pub mod str;

@@ -104,7 +104,7 @@ impl<S: SliceRef, C: Cutter<S>> UnindexedProducer for CutProducer<'_, S, C> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::iter::plumbing::Folder;
 

@@ -30,6 +30,9 @@ pub use rchunks::{RChunks, RChunksExact, RChunksExactMut, RChunksMut};
 pub use split::{Split, SplitInclusive, SplitInclusiveMut, SplitMut};
 pub use windows::{ArrayWindows, Windows};
 
+#[cfg(test)]
+pub(crate) use cut::tests::split_fully;
+
 /// Panics with std's message when a chunk size is zero.
 fn assert_chunk_size(chunk_size: usize) {
     assert!(chunk_size != 0, "chunk size must be non-zero");

@@ -1,0 +1,66 @@
+//! The patterns the string methods accept: one `char`, any of several `char`s, or a
+//! `char` predicate. Each matches exactly one `char` at a time, which is what lets a
+//! string be cut at any match (or any char boundary) and processed piece by piece.
+
+/// What [`par_split`](super::ParallelString::par_split) and friends accept as a
+/// pattern: `char`, `&[char]`, `[char; N]`, `&[char; N]`, or a closure
+/// `Fn(char) -> bool`. Sealed: it cannot be implemented outside this crate.
+///
+/// ```
+/// use prorata::prelude::*;
+/// fn count<P: prorata::str::Pattern>(s: &str, p: P) -> usize {
+///     let n = std::sync::atomic::AtomicUsize::new(0);
+///     s.par_matches(p).for_each(|_| {
+///         n.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+///     });
+///     n.into_inner()
+/// }
+/// assert_eq!(count("a-b_c", ['-', '_']), 2);
+/// assert_eq!(count("a-b_c", char::is_alphabetic), 3);
+/// ```
+pub trait Pattern: sealed::MatchChar + Sync + Send {}
+
+pub(super) mod sealed {
+    /// The one operation the string producers need from a pattern.
+    pub trait MatchChar {
+        /// True when `c` matches.
+        fn is_match(&self, c: char) -> bool;
+    }
+}
+
+use sealed::MatchChar;
+
+impl MatchChar for char {
+    fn is_match(&self, c: char) -> bool {
+        *self == c
+    }
+}
+impl Pattern for char {}
+
+impl MatchChar for &[char] {
+    fn is_match(&self, c: char) -> bool {
+        self.contains(&c)
+    }
+}
+impl Pattern for &[char] {}
+
+impl<const N: usize> MatchChar for [char; N] {
+    fn is_match(&self, c: char) -> bool {
+        self.contains(&c)
+    }
+}
+impl<const N: usize> Pattern for [char; N] {}
+
+impl<const N: usize> MatchChar for &[char; N] {
+    fn is_match(&self, c: char) -> bool {
+        self.contains(&c)
+    }
+}
+impl<const N: usize> Pattern for &[char; N] {}
+
+impl<F: Fn(char) -> bool> MatchChar for F {
+    fn is_match(&self, c: char) -> bool {
+        self(c)
+    }
+}
+impl<F: Fn(char) -> bool + Sync + Send> Pattern for F {}
