@@ -1,0 +1,219 @@
+//! `String` and `Box<str>`, from characters or string pieces.
+//!
+//! Each leaf appends its items to a `String` of its own; the pieces are chained in
+//! order and the target absorbs them with one reservation.
+
+use std::borrow::Cow;
+use std::collections::LinkedList;
+
+use super::vec_list::ChainPieces;
+use super::{FromParallelIterator, ParallelExtend, collect_extended};
+use crate::iter::plumbing::*;
+use crate::iter::{IntoParallelIterator, ParallelIterator};
+
+/// An item that can be appended to a `String`.
+trait PushOnto: Send {
+    fn push_onto(self, text: &mut String);
+}
+
+impl PushOnto for char {
+    fn push_onto(self, text: &mut String) {
+        text.push(self);
+    }
+}
+
+impl PushOnto for &char {
+    fn push_onto(self, text: &mut String) {
+        text.push(*self);
+    }
+}
+
+impl PushOnto for &str {
+    fn push_onto(self, text: &mut String) {
+        text.push_str(self);
+    }
+}
+
+impl PushOnto for String {
+    fn push_onto(self, text: &mut String) {
+        text.push_str(&self);
+    }
+}
+
+impl PushOnto for Box<str> {
+    fn push_onto(self, text: &mut String) {
+        text.push_str(&self);
+    }
+}
+
+impl PushOnto for Cow<'_, str> {
+    fn push_onto(self, text: &mut String) {
+        text.push_str(&self);
+    }
+}
+
+/// Appends the items of `iter` to `text`, in order.
+fn extend_string<T: PushOnto, I: IntoParallelIterator<Item = T>>(text: &mut String, iter: I) {
+    let mut pieces = iter.into_par_iter().drive_unindexed(StringPieces);
+    if text.is_empty() && text.capacity() == 0 && pieces.len() == 1 {
+        // A single leaf: keep its string, copy nothing.
+        *text = pieces.pop_front().unwrap_or_default();
+        return;
+    }
+    text.reserve(pieces.iter().map(String::len).sum());
+    for piece in pieces {
+        text.push_str(&piece);
+    }
+}
+
+/// Collects a `String` per leaf.
+struct StringPieces;
+
+impl<T: PushOnto> Consumer<T> for StringPieces {
+    type Folder = StringPiece;
+    type Reducer = ChainPieces;
+    type Result = LinkedList<String>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
+        (StringPieces, StringPieces, ChainPieces)
+    }
+
+    fn into_folder(self) -> StringPiece {
+        StringPiece(String::new())
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+impl<T: PushOnto> UnindexedConsumer<T> for StringPieces {
+    fn split_off_left(&self) -> Self {
+        StringPieces
+    }
+
+    fn to_reducer(&self) -> ChainPieces {
+        ChainPieces
+    }
+}
+
+/// The string one leaf fills.
+struct StringPiece(String);
+
+impl<T: PushOnto> Folder<T> for StringPiece {
+    type Result = LinkedList<String>;
+
+    fn consume(mut self, item: T) -> Self {
+        item.push_onto(&mut self.0);
+        self
+    }
+
+    fn complete(self) -> LinkedList<String> {
+        if self.0.is_empty() {
+            LinkedList::new()
+        } else {
+            LinkedList::from([self.0])
+        }
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+/// Implements `ParallelExtend<$item> for String`, `FromParallelIterator<$item>` for
+/// `String` and `Box<str>`, each with a doctest building from `$example`.
+macro_rules! string_from {
+    ($item:ty, $what:literal, $example:expr, $expected:literal $(, $life:lifetime)?) => {
+        #[doc = concat!("Appends ", $what, " in order.")]
+        ///
+        /// ```
+        /// use prorata::prelude::*;
+        /// let mut text = String::from(">");
+        #[doc = concat!("text.par_extend(", stringify!($example), ");")]
+        #[doc = concat!("assert_eq!(text, \">", $expected, "\");")]
+        /// ```
+        impl$(<$life>)? ParallelExtend<$item> for String {
+            fn par_extend<I>(&mut self, par_iter: I)
+            where
+                I: IntoParallelIterator<Item = $item>,
+            {
+                extend_string(self, par_iter);
+            }
+        }
+
+        #[doc = concat!("Collects ", $what, " in order into a string.")]
+        ///
+        /// ```
+        /// use prorata::prelude::*;
+        #[doc = concat!("let text: String = ", stringify!($example), ".collect();")]
+        #[doc = concat!("assert_eq!(text, \"", $expected, "\");")]
+        /// ```
+        impl$(<$life>)? FromParallelIterator<$item> for String {
+            fn from_par_iter<I>(par_iter: I) -> Self
+            where
+                I: IntoParallelIterator<Item = $item>,
+            {
+                collect_extended(par_iter)
+            }
+        }
+
+        #[doc = concat!("Collects ", $what, " in order into a boxed string.")]
+        ///
+        /// ```
+        /// use prorata::prelude::*;
+        #[doc = concat!("let text: Box<str> = ", stringify!($example), ".collect();")]
+        #[doc = concat!("assert_eq!(&*text, \"", $expected, "\");")]
+        /// ```
+        impl$(<$life>)? FromParallelIterator<$item> for Box<str> {
+            fn from_par_iter<I>(par_iter: I) -> Self
+            where
+                I: IntoParallelIterator<Item = $item>,
+            {
+                String::from_par_iter(par_iter).into_boxed_str()
+            }
+        }
+    };
+}
+
+string_from!(
+    char,
+    "characters",
+    ['a', 'b', 'c'][..].par_iter().map(|&c| c),
+    "abc"
+);
+string_from!(
+    &'a char,
+    "characters",
+    ['a', 'b', 'c'][..].par_iter(),
+    "abc",
+    'a
+);
+string_from!(
+    &'a str,
+    "string slices",
+    ["ab", "", "c"][..].par_iter().map(|&s| s),
+    "abc",
+    'a
+);
+string_from!(
+    String,
+    "strings",
+    (0..3usize).into_par_iter().map(|i| i.to_string()),
+    "012"
+);
+string_from!(
+    Box<str>,
+    "boxed strings",
+    (0..3usize)
+        .into_par_iter()
+        .map(|i| i.to_string().into_boxed_str()),
+    "012"
+);
+string_from!(
+    Cow<'a, str>,
+    "copy-on-write strings",
+    ["a", "b"][..].par_iter().map(|&s| std::borrow::Cow::Borrowed(s)),
+    "ab",
+    'a
+);
