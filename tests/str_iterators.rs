@@ -1,60 +1,11 @@
 //! Every string iterator against its sequential std counterpart, over empty, tiny and
 //! large strings with multi-byte chars, on pools of 1, 2 and 8 workers.
 
-use prorata::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 use prorata::prelude::*;
 
+/// Collects a parallel iterator's items in order.
 fn ordered<I: ParallelIterator>(iter: I) -> Vec<I::Item> {
-    iter.drive_unindexed(Gather)
-}
-
-struct Gather;
-struct Piece<T>(Vec<T>);
-struct Concat;
-
-impl<T: Send> Consumer<T> for Gather {
-    type Folder = Piece<T>;
-    type Reducer = Concat;
-    type Result = Vec<T>;
-    fn split_at(self, _: usize) -> (Self, Self, Concat) {
-        (Gather, Gather, Concat)
-    }
-    fn into_folder(self) -> Piece<T> {
-        Piece(Vec::new())
-    }
-    fn full(&self) -> bool {
-        false
-    }
-}
-
-impl<T: Send> UnindexedConsumer<T> for Gather {
-    fn split_off_left(&self) -> Self {
-        Gather
-    }
-    fn to_reducer(&self) -> Concat {
-        Concat
-    }
-}
-
-impl<T> Folder<T> for Piece<T> {
-    type Result = Vec<T>;
-    fn consume(mut self, item: T) -> Self {
-        self.0.push(item);
-        self
-    }
-    fn complete(self) -> Vec<T> {
-        self.0
-    }
-    fn full(&self) -> bool {
-        false
-    }
-}
-
-impl<T> Reducer<Vec<T>> for Concat {
-    fn reduce(self, mut left: Vec<T>, right: Vec<T>) -> Vec<T> {
-        left.extend(right);
-        left
-    }
+    iter.collect()
 }
 
 fn on_pools(test: impl Fn() + Sync) {
