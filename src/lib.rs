@@ -58,3 +58,11 @@ pub mod array {
 
 pub mod slice;
 pub mod str;
+
+pub mod collections;
+
+/// `String::par_drain`: a parallel iterator that moves a range of chars out of a
+/// `String`.
+pub mod string {
+    pub use crate::str::drain::Drain;
+}

@@ -14,6 +14,7 @@
 //! ```
 
 mod chars;
+pub(crate) mod drain;
 mod matches;
 mod pattern;
 mod pieces;
