@@ -12,6 +12,49 @@ pub(super) fn chunk_count(len: usize, chunk_size: usize) -> usize {
     len.div_ceil(chunk_size)
 }
 
+/// Number of whole chunks of `chunk_size` in `len` elements.
+pub(super) fn exact_count(len: usize, chunk_size: usize) -> usize {
+    len / chunk_size
+}
+
+/// Implements `ParallelIterator` and `IndexedParallelIterator` for a chunk iterator
+/// struct (fields `chunk_size` and `slice`) that holds `$count(len, chunk_size)`
+/// chunks, produced by `$producer`.
+macro_rules! chunk_iterator {
+    ($name:ident, $item:ty, $bound:ident, $producer:ident, $count:ident) => {
+        impl<'data, T: $bound> ParallelIterator for $name<'data, T> {
+            type Item = $item;
+
+            fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+                bridge(self, consumer)
+            }
+
+            fn opt_len(&self) -> Option<usize> {
+                Some(self.len())
+            }
+        }
+
+        impl<'data, T: $bound> IndexedParallelIterator for $name<'data, T> {
+            fn len(&self) -> usize {
+                $count(self.slice.len(), self.chunk_size)
+            }
+
+            fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
+                bridge(self, consumer)
+            }
+
+            fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
+                callback.callback($producer {
+                    chunk_size: self.chunk_size,
+                    slice: self.slice,
+                })
+            }
+        }
+    };
+}
+
+pub(super) use chunk_iterator;
+
 /// Parallel iterator over non-overlapping chunks of a slice, made by
 /// [`par_chunks`](super::ParallelSlice::par_chunks).
 ///
@@ -37,35 +80,6 @@ impl<'data, T> Chunks<'data, T> {
 impl<T> Clone for Chunks<'_, T> {
     fn clone(&self) -> Self {
         Chunks { ..*self }
-    }
-}
-
-impl<'data, T: Sync> ParallelIterator for Chunks<'data, T> {
-    type Item = &'data [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Sync> IndexedParallelIterator for Chunks<'_, T> {
-    fn len(&self) -> usize {
-        chunk_count(self.slice.len(), self.chunk_size)
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(ChunksProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
     }
 }
 
@@ -115,35 +129,6 @@ impl<T> Clone for ChunksExact<'_, T> {
     }
 }
 
-impl<'data, T: Sync> ParallelIterator for ChunksExact<'data, T> {
-    type Item = &'data [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Sync> IndexedParallelIterator for ChunksExact<'_, T> {
-    fn len(&self) -> usize {
-        self.slice.len() / self.chunk_size
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(ChunksProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
-    }
-}
-
 /// Parallel iterator over non-overlapping mutable chunks, made by
 /// [`par_chunks_mut`](super::ParallelSliceMut::par_chunks_mut).
 ///
@@ -164,35 +149,6 @@ impl<'data, T> ChunksMut<'data, T> {
     pub(super) fn new(slice: &'data mut [T], chunk_size: usize) -> Self {
         assert_chunk_size(chunk_size);
         ChunksMut { chunk_size, slice }
-    }
-}
-
-impl<'data, T: Send> ParallelIterator for ChunksMut<'data, T> {
-    type Item = &'data mut [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Send> IndexedParallelIterator for ChunksMut<'_, T> {
-    fn len(&self) -> usize {
-        chunk_count(self.slice.len(), self.chunk_size)
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(ChunksMutProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
     }
 }
 
@@ -265,34 +221,22 @@ impl<'data, T> ChunksExactMut<'data, T> {
     }
 }
 
-impl<'data, T: Send> ParallelIterator for ChunksExactMut<'data, T> {
-    type Item = &'data mut [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Send> IndexedParallelIterator for ChunksExactMut<'_, T> {
-    fn len(&self) -> usize {
-        self.slice.len() / self.chunk_size
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(ChunksMutProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
-    }
-}
+chunk_iterator!(Chunks, &'data [T], Sync, ChunksProducer, chunk_count);
+chunk_iterator!(ChunksExact, &'data [T], Sync, ChunksProducer, exact_count);
+chunk_iterator!(
+    ChunksMut,
+    &'data mut [T],
+    Send,
+    ChunksMutProducer,
+    chunk_count
+);
+chunk_iterator!(
+    ChunksExactMut,
+    &'data mut [T],
+    Send,
+    ChunksMutProducer,
+    exact_count
+);
 
 /// Produces the chunks of a slice, front to back; indices count chunks.
 struct ChunksProducer<'data, T> {

@@ -4,7 +4,7 @@
 //! whole chunks and the producers of the inexact iterators serve both.
 
 use super::assert_chunk_size;
-use super::chunks::chunk_count;
+use super::chunks::{chunk_count, chunk_iterator, exact_count};
 use crate::iter::plumbing::*;
 use crate::iter::*;
 
@@ -33,35 +33,6 @@ impl<'data, T> RChunks<'data, T> {
 impl<T> Clone for RChunks<'_, T> {
     fn clone(&self) -> Self {
         RChunks { ..*self }
-    }
-}
-
-impl<'data, T: Sync> ParallelIterator for RChunks<'data, T> {
-    type Item = &'data [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Sync> IndexedParallelIterator for RChunks<'_, T> {
-    fn len(&self) -> usize {
-        chunk_count(self.slice.len(), self.chunk_size)
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(RChunksProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
     }
 }
 
@@ -110,35 +81,6 @@ impl<T> Clone for RChunksExact<'_, T> {
     }
 }
 
-impl<'data, T: Sync> ParallelIterator for RChunksExact<'data, T> {
-    type Item = &'data [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Sync> IndexedParallelIterator for RChunksExact<'_, T> {
-    fn len(&self) -> usize {
-        self.slice.len() / self.chunk_size
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(RChunksProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
-    }
-}
-
 /// Parallel iterator over non-overlapping mutable chunks, made by
 /// [`par_rchunks_mut`](super::ParallelSliceMut::par_rchunks_mut).
 ///
@@ -159,35 +101,6 @@ impl<'data, T> RChunksMut<'data, T> {
     pub(super) fn new(slice: &'data mut [T], chunk_size: usize) -> Self {
         assert_chunk_size(chunk_size);
         RChunksMut { chunk_size, slice }
-    }
-}
-
-impl<'data, T: Send> ParallelIterator for RChunksMut<'data, T> {
-    type Item = &'data mut [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Send> IndexedParallelIterator for RChunksMut<'_, T> {
-    fn len(&self) -> usize {
-        chunk_count(self.slice.len(), self.chunk_size)
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(RChunksMutProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
     }
 }
 
@@ -259,34 +172,22 @@ impl<'data, T> RChunksExactMut<'data, T> {
     }
 }
 
-impl<'data, T: Send> ParallelIterator for RChunksExactMut<'data, T> {
-    type Item = &'data mut [T];
-
-    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn opt_len(&self) -> Option<usize> {
-        Some(self.len())
-    }
-}
-
-impl<T: Send> IndexedParallelIterator for RChunksExactMut<'_, T> {
-    fn len(&self) -> usize {
-        self.slice.len() / self.chunk_size
-    }
-
-    fn drive<C: Consumer<Self::Item>>(self, consumer: C) -> C::Result {
-        bridge(self, consumer)
-    }
-
-    fn with_producer<CB: ProducerCallback<Self::Item>>(self, callback: CB) -> CB::Output {
-        callback.callback(RChunksMutProducer {
-            chunk_size: self.chunk_size,
-            slice: self.slice,
-        })
-    }
-}
+chunk_iterator!(RChunks, &'data [T], Sync, RChunksProducer, chunk_count);
+chunk_iterator!(RChunksExact, &'data [T], Sync, RChunksProducer, exact_count);
+chunk_iterator!(
+    RChunksMut,
+    &'data mut [T],
+    Send,
+    RChunksMutProducer,
+    chunk_count
+);
+chunk_iterator!(
+    RChunksExactMut,
+    &'data mut [T],
+    Send,
+    RChunksMutProducer,
+    exact_count
+);
 
 /// Produces the chunks of a slice, back to front; indices count chunks
 /// from the end.
