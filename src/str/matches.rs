@@ -2,6 +2,7 @@
 //! cut at any char boundary loses no match.
 
 use super::Pattern;
+use super::pattern::with_std_pattern;
 use super::pieces::{Leaf, Pieces};
 use crate::iter::plumbing::*;
 use crate::iter::*;
@@ -41,7 +42,7 @@ struct MatchesLeaf<'p, P>(&'p P);
 impl<'ch, P: Pattern> Leaf<'ch> for MatchesLeaf<'_, P> {
     type Item = &'ch str;
     fn fold<F: Folder<&'ch str>>(&self, piece: &'ch str, _offset: usize, folder: F) -> F {
-        folder.consume_iter(piece.matches(|c| self.0.is_match(c)))
+        with_std_pattern!(self.0, |pat| folder.consume_iter(piece.matches(pat)))
     }
 }
 
@@ -50,8 +51,10 @@ struct MatchIndicesLeaf<'p, P>(&'p P);
 impl<'ch, P: Pattern> Leaf<'ch> for MatchIndicesLeaf<'_, P> {
     type Item = (usize, &'ch str);
     fn fold<F: Folder<Self::Item>>(&self, piece: &'ch str, offset: usize, folder: F) -> F {
-        let found = piece.match_indices(|c| self.0.is_match(c));
-        folder.consume_iter(found.map(|(i, m)| (offset + i, m)))
+        with_std_pattern!(self.0, |pat| {
+            let found = piece.match_indices(pat);
+            folder.consume_iter(found.map(|(i, m)| (offset + i, m)))
+        })
     }
 }
 

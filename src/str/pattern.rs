@@ -25,6 +25,11 @@ pub(super) mod sealed {
     pub trait MatchChar {
         /// True when `c` matches.
         fn is_match(&self, c: char) -> bool;
+
+        /// The pattern as one `char`, when it is one: std searches those fastest.
+        fn as_char(&self) -> Option<char> {
+            None
+        }
     }
 }
 
@@ -33,6 +38,10 @@ use sealed::MatchChar;
 impl MatchChar for char {
     fn is_match(&self, c: char) -> bool {
         *self == c
+    }
+
+    fn as_char(&self) -> Option<char> {
+        Some(*self)
     }
 }
 impl Pattern for char {}
@@ -64,3 +73,19 @@ impl<F: Fn(char) -> bool> MatchChar for F {
     }
 }
 impl<F: Fn(char) -> bool + Sync + Send> Pattern for F {}
+
+/// Expands `$body` with `$pat` bound to the producer's pattern in the form std searches
+/// fastest: a plain `char` (memchr-based) when it is one, a predicate otherwise.
+macro_rules! with_std_pattern {
+    ($pattern:expr, |$pat:ident| $body:expr) => {
+        match $pattern.as_char() {
+            Some($pat) => $body,
+            None => {
+                let $pat = |c: char| $pattern.is_match(c);
+                $body
+            }
+        }
+    };
+}
+
+pub(super) use with_std_pattern;

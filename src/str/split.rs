@@ -7,6 +7,7 @@
 //! at a match near the middle and runs std's sequential method on each piece.
 
 use super::Pattern;
+use super::pattern::with_std_pattern;
 use super::pieces::middle_boundary;
 use crate::iter::plumbing::*;
 use crate::iter::*;
@@ -62,22 +63,21 @@ impl<P: Pattern> SplitProducer<'_, '_, P> {
     /// end); `true` with it when everything before it was found clean.
     fn find_cut(&self) -> Option<(usize, usize, bool)> {
         let s = self.piece;
-        let mid = middle_boundary(s);
-        // A kept match must leave something on the right, or the cut makes no progress.
-        let usable = |&(i, c): &(usize, char)| {
-            self.pattern.is_match(c) && !(self.mode.keeps_match() && i + c.len_utf8() == s.len())
+        // A kept match must leave something on its right, or the cut makes no
+        // progress: then the last char is no candidate.
+        let limit = match s.chars().next_back() {
+            Some(last) if self.mode.keeps_match() => s.len() - last.len_utf8(),
+            _ => s.len(),
         };
-        let cut = |(i, c): (usize, char)| (i, i + c.len_utf8());
-        if let Some(found) = s[..mid].char_indices().rev().find(usable) {
-            let (start, end) = cut(found);
-            return Some((start, end, false));
-        }
-        let above = s[mid..].char_indices().map(|(i, c)| (mid + i, c));
-        above
-            .filter(usable)
-            .map(cut)
-            .next()
-            .map(|(start, end)| (start, end, true))
+        let mid = middle_boundary(s).min(limit);
+        let (start, left_clean) = with_std_pattern!(self.pattern, |pat| {
+            match s[..mid].rfind(pat) {
+                Some(start) => (start, false),
+                None => (mid + s[mid..limit].find(pat)?, true),
+            }
+        });
+        let width = s[start..].chars().next()?.len_utf8();
+        Some((start, start + width, left_clean))
     }
 }
 
@@ -111,15 +111,14 @@ impl<'ch, P: Pattern> UnindexedProducer for SplitProducer<'ch, '_, P> {
     }
 
     fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
-        let (piece, pattern) = (self.piece, self.pattern);
-        let matches = |c: char| pattern.is_match(c);
-        match self.mode {
-            Mode::Terminator if self.last => folder.consume_iter(piece.split_terminator(matches)),
-            Mode::Exclusive | Mode::Terminator => folder.consume_iter(piece.split(matches)),
-            Mode::Inclusive => folder.consume_iter(piece.split_inclusive(matches)),
-            Mode::NonEmpty => folder.consume_iter(piece.split(matches).filter(|s| !s.is_empty())),
+        let piece = self.piece;
+        with_std_pattern!(self.pattern, |pat| match self.mode {
+            Mode::Terminator if self.last => folder.consume_iter(piece.split_terminator(pat)),
+            Mode::Exclusive | Mode::Terminator => folder.consume_iter(piece.split(pat)),
+            Mode::Inclusive => folder.consume_iter(piece.split_inclusive(pat)),
+            Mode::NonEmpty => folder.consume_iter(piece.split(pat).filter(|s| !s.is_empty())),
             Mode::Lines => folder.consume_iter(piece.lines()),
-        }
+        })
     }
 }
 
