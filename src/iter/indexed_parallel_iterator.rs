@@ -90,10 +90,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     #[track_caller]
     fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
-        assert!(
-            block_size != 0,
-            "by_uniform_blocks: block_size must not be zero"
-        );
+        assert!(block_size != 0, "by_uniform_blocks: block_size must not be zero");
         UniformBlocks::new(self, block_size)
     }
 
@@ -235,10 +232,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
         T: Send + Clone,
         F: Fn(T, Self::Item) -> T + Send + Sync,
     {
-        assert!(
-            chunk_size != 0,
-            "fold_chunks_with: chunk_size must not be zero"
-        );
+        assert!(chunk_size != 0, "fold_chunks_with: chunk_size must not be zero");
         FoldChunksWith::new(self, chunk_size, init, fold_op)
     }
 

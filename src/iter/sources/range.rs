@@ -41,9 +41,7 @@ macro_rules! range_into_par_iter {
     )*};
 }
 
-range_into_par_iter!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, char
-);
+range_into_par_iter!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, char);
 
 macro_rules! indexed_range {
     ($($t:ty),*) => {$(

@@ -36,9 +36,7 @@ macro_rules! into_par_iter {
     )*};
 }
 
-into_par_iter!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, char
-);
+into_par_iter!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, char);
 
 /// The small types run as a half-open range of a wider type, cast back.
 struct WidenedProducer<W> {
