@@ -90,7 +90,10 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     #[track_caller]
     fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
-        assert!(block_size != 0, "by_uniform_blocks: block_size must not be zero");
+        assert!(
+            block_size != 0,
+            "by_uniform_blocks: block_size must not be zero"
+        );
         UniformBlocks::new(self, block_size)
     }
 
@@ -190,7 +193,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     ///
     /// ```
     /// use prorata::prelude::*;
-    /// let it = (1..=5u32).into_par_iter().fold_chunks(2, || 0, |a, x| a + x);
+    /// let it = (1..6u32).into_par_iter().fold_chunks(2, || 0, |a, x| a + x);
     /// assert_eq!(it.position_first(|s| s == 7), Some(1));
     /// ```
     #[track_caller]
@@ -218,7 +221,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     ///
     /// ```
     /// use prorata::prelude::*;
-    /// let it = (1..=5u32).into_par_iter().fold_chunks_with(2, 0, |a, x| a + x);
+    /// let it = (1..6u32).into_par_iter().fold_chunks_with(2, 0, |a, x| a + x);
     /// assert_eq!(it.position_first(|s| s == 5), Some(2));
     /// ```
     #[track_caller]
@@ -232,7 +235,10 @@ pub trait IndexedParallelIterator: ParallelIterator {
         T: Send + Clone,
         F: Fn(T, Self::Item) -> T + Send + Sync,
     {
-        assert!(chunk_size != 0, "fold_chunks_with: chunk_size must not be zero");
+        assert!(
+            chunk_size != 0,
+            "fold_chunks_with: chunk_size must not be zero"
+        );
         FoldChunksWith::new(self, chunk_size, init, fold_op)
     }
 

@@ -30,13 +30,13 @@ pub use indexed::*;
 pub use indexed_parallel_iterator::IndexedParallelIterator;
 pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};
 pub use parallel_iterator::ParallelIterator;
+#[allow(deprecated)]
+pub use sources::repeatn;
 pub use sources::{
     Empty, IterBridge, MultiZip, Once, ParallelBridge, ParallelDrainFull, ParallelDrainRange,
     Repeat, RepeatN, Split, WalkTree, WalkTreePostfix, WalkTreePrefix, empty, once, repeat,
     repeat_n, split, walk_tree, walk_tree_postfix, walk_tree_prefix,
 };
-#[allow(deprecated)]
-pub use sources::repeatn;
 
 /// `either`'s `Either`: a parallel iterator when both sides are.
 pub use either::Either;

@@ -22,9 +22,9 @@
 use super::latch::CoreLatch;
 use super::sync::{AtomicU64, Condvar, Mutex, Ordering, fence, yield_now};
 
-#[cfg(not(loom))]
+#[cfg(not(all(loom, test)))]
 const ROUNDS_UNTIL_SLEEPY: u32 = 32;
-#[cfg(loom)]
+#[cfg(all(loom, test))]
 const ROUNDS_UNTIL_SLEEPY: u32 = 1;
 const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
 

@@ -164,7 +164,9 @@ impl<A: IndexedParallelIterator, B: IndexedParallelIterator> ZipEq<A, B> {
             a_len == b_len,
             "zip_eq: iterators must have the same length (left has {a_len} items, right has {b_len})"
         );
-        ZipEq { zip: Zip::new(a, b) }
+        ZipEq {
+            zip: Zip::new(a, b),
+        }
     }
 }
 

@@ -38,7 +38,10 @@ impl<'data, T: Send> Producer for DrainProducer<'data, T> {
     fn split_at(mut self, index: usize) -> (Self, Self) {
         let slice = mem::take(&mut self.slice);
         let (left, right) = slice.split_at_mut(index);
-        (DrainProducer { slice: left }, DrainProducer { slice: right })
+        (
+            DrainProducer { slice: left },
+            DrainProducer { slice: right },
+        )
     }
 }
 

@@ -160,6 +160,10 @@ impl<T: Send> Producer for OptionProducer<T> {
 
     fn split_at(self, index: usize) -> (Self, Self) {
         let none = OptionProducer { opt: None };
-        if index == 0 { (none, self) } else { (self, none) }
+        if index == 0 {
+            (none, self)
+        } else {
+            (self, none)
+        }
     }
 }

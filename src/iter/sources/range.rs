@@ -28,46 +28,82 @@ struct RangeProducer<T> {
     range: Range<T>,
 }
 
-macro_rules! range_into_par_iter {
-    ($($t:ty),*) => {$(
-        impl IntoParallelIterator for Range<$t> {
-            type Iter = Iter<$t>;
-            type Item = $t;
+impl<T> IntoParallelIterator for Range<T>
+where
+    Iter<T>: ParallelIterator,
+{
+    type Iter = Iter<T>;
+    type Item = <Iter<T> as ParallelIterator>::Item;
 
-            fn into_par_iter(self) -> Iter<$t> {
-                Iter { range: self }
-            }
-        }
-    )*};
+    fn into_par_iter(self) -> Iter<T> {
+        Iter { range: self }
+    }
 }
 
-range_into_par_iter!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, char);
+/// The integer types, sealed: one generic `ParallelIterator` impl over them (rather
+/// than one per type) lets `(0..n).into_par_iter()` infer the integer type as std does.
+mod private {
+    use super::Iter;
+    use crate::iter::plumbing::*;
+
+    pub trait RangeInteger: Sized + Send {
+        fn drive_unindexed<C: UnindexedConsumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
+        fn opt_len(iter: &Iter<Self>) -> Option<usize>;
+    }
+
+    pub trait IndexedRangeInteger: RangeInteger {
+        fn len(iter: &Iter<Self>) -> usize;
+        fn with_producer<CB: ProducerCallback<Self>>(iter: Iter<Self>, callback: CB) -> CB::Output;
+    }
+}
+
+use private::{IndexedRangeInteger, RangeInteger};
+
+impl<T: RangeInteger> ParallelIterator for Iter<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        T::drive_unindexed(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        T::opt_len(self)
+    }
+}
+
+impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T> {
+    fn len(&self) -> usize {
+        T::len(self)
+    }
+
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        T::with_producer(self, callback)
+    }
+}
 
 macro_rules! indexed_range {
     ($($t:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                bridge(self, consumer)
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                bridge(iter, consumer)
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                Some(self.len())
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                Some(iter.range.len())
             }
         }
 
-        impl IndexedParallelIterator for Iter<$t> {
-            fn len(&self) -> usize {
-                self.range.len()
+        impl IndexedRangeInteger for $t {
+            fn len(iter: &Iter<$t>) -> usize {
+                iter.range.len()
             }
 
-            fn drive<C: Consumer<$t>>(self, consumer: C) -> C::Result {
-                bridge(self, consumer)
-            }
-
-            fn with_producer<CB: ProducerCallback<$t>>(self, callback: CB) -> CB::Output {
-                callback.callback(RangeProducer { range: self.range })
+            fn with_producer<CB: ProducerCallback<$t>>(iter: Iter<$t>, callback: CB) -> CB::Output {
+                callback.callback(RangeProducer { range: iter.range })
             }
         }
 
@@ -95,22 +131,20 @@ indexed_range!(u8, u16, u32, usize, i8, i16, i32, isize);
 
 macro_rules! unindexed_range {
     ($($t:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                if self.range.is_empty() {
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                if iter.range.is_empty() {
                     return consumer.into_folder().complete();
                 }
-                let span = SpanProducer { start: self.range.start, last: self.range.end - 1 };
+                let span = SpanProducer { start: iter.range.start, last: iter.range.end - 1 };
                 bridge_unindexed(span, consumer)
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                if self.range.is_empty() {
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                if iter.range.is_empty() {
                     return Some(0);
                 }
-                <$t>::span_len(self.range.start, self.range.end - 1)
+                <$t>::span_len(iter.range.start, iter.range.end - 1)
             }
         }
     )*};

@@ -23,20 +23,62 @@ pub struct Iter<T> {
     range: RangeInclusive<T>,
 }
 
-macro_rules! into_par_iter {
-    ($($t:ty),*) => {$(
-        impl IntoParallelIterator for RangeInclusive<$t> {
-            type Iter = Iter<$t>;
-            type Item = $t;
+impl<T> IntoParallelIterator for RangeInclusive<T>
+where
+    Iter<T>: ParallelIterator,
+{
+    type Iter = Iter<T>;
+    type Item = <Iter<T> as ParallelIterator>::Item;
 
-            fn into_par_iter(self) -> Iter<$t> {
-                Iter { range: self }
-            }
-        }
-    )*};
+    fn into_par_iter(self) -> Iter<T> {
+        Iter { range: self }
+    }
 }
 
-into_par_iter!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, char);
+/// The integer types, sealed: one generic `ParallelIterator` impl over them (rather
+/// than one per type) lets `(0..n).into_par_iter()` infer the integer type as std does.
+mod private {
+    use super::Iter;
+    use crate::iter::plumbing::*;
+
+    pub trait RangeInteger: Sized + Send {
+        fn drive_unindexed<C: UnindexedConsumer<Self>>(iter: Iter<Self>, consumer: C) -> C::Result;
+        fn opt_len(iter: &Iter<Self>) -> Option<usize>;
+    }
+
+    pub trait IndexedRangeInteger: RangeInteger {
+        fn len(iter: &Iter<Self>) -> usize;
+        fn with_producer<CB: ProducerCallback<Self>>(iter: Iter<Self>, callback: CB) -> CB::Output;
+    }
+}
+
+use private::{IndexedRangeInteger, RangeInteger};
+
+impl<T: RangeInteger> ParallelIterator for Iter<T> {
+    type Item = T;
+
+    fn drive_unindexed<C: UnindexedConsumer<T>>(self, consumer: C) -> C::Result {
+        T::drive_unindexed(self, consumer)
+    }
+
+    fn opt_len(&self) -> Option<usize> {
+        T::opt_len(self)
+    }
+}
+
+impl<T: IndexedRangeInteger> IndexedParallelIterator for Iter<T> {
+    fn len(&self) -> usize {
+        T::len(self)
+    }
+
+    fn drive<C: Consumer<T>>(self, consumer: C) -> C::Result {
+        bridge(self, consumer)
+    }
+
+    fn with_producer<CB: ProducerCallback<T>>(self, callback: CB) -> CB::Output {
+        T::with_producer(self, callback)
+    }
+}
 
 /// The small types run as a half-open range of a wider type, cast back.
 struct WidenedProducer<W> {
@@ -45,38 +87,23 @@ struct WidenedProducer<W> {
 
 macro_rules! indexed_range_inclusive {
     ($($t:ty => $w:ty),*) => {$(
-        impl Iter<$t> {
-            fn widened(&self) -> Range<$w> {
-                if self.range.is_empty() {
-                    return 0..0;
-                }
-                (*self.range.start() as $w)..(*self.range.end() as $w + 1)
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                bridge(iter, consumer)
+            }
+
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                Some(iter.len())
             }
         }
 
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                bridge(self, consumer)
+        impl IndexedRangeInteger for $t {
+            fn len(iter: &Iter<$t>) -> usize {
+                widened::<$t, $w>(&iter.range).len()
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                Some(self.len())
-            }
-        }
-
-        impl IndexedParallelIterator for Iter<$t> {
-            fn len(&self) -> usize {
-                self.widened().len()
-            }
-
-            fn drive<C: Consumer<$t>>(self, consumer: C) -> C::Result {
-                bridge(self, consumer)
-            }
-
-            fn with_producer<CB: ProducerCallback<$t>>(self, callback: CB) -> CB::Output {
-                callback.callback(WidenedProducer { range: self.widened() })
+            fn with_producer<CB: ProducerCallback<$t>>(iter: Iter<$t>, callback: CB) -> CB::Output {
+                callback.callback(WidenedProducer { range: widened::<$t, $w>(&iter.range) })
             }
         }
 
@@ -101,24 +128,32 @@ macro_rules! indexed_range_inclusive {
 
 indexed_range_inclusive!(u8 => u16, i8 => i16, u16 => u32, i16 => i32);
 
+/// `start..=end` as the half-open `start..end + 1` of the wider type `W`.
+fn widened<T: Copy + PartialOrd, W: From<T> + std::ops::Add<Output = W> + From<u8>>(
+    range: &RangeInclusive<T>,
+) -> Range<W> {
+    if range.is_empty() {
+        return W::from(0)..W::from(0);
+    }
+    W::from(*range.start())..W::from(*range.end()) + W::from(1)
+}
+
 macro_rules! unindexed_range_inclusive {
     ($($t:ty),*) => {$(
-        impl ParallelIterator for Iter<$t> {
-            type Item = $t;
-
-            fn drive_unindexed<C: UnindexedConsumer<$t>>(self, consumer: C) -> C::Result {
-                if self.range.is_empty() {
+        impl RangeInteger for $t {
+            fn drive_unindexed<C: UnindexedConsumer<$t>>(iter: Iter<$t>, consumer: C) -> C::Result {
+                if iter.range.is_empty() {
                     return consumer.into_folder().complete();
                 }
-                let (start, last) = self.range.into_inner();
+                let (start, last) = iter.range.into_inner();
                 bridge_unindexed(SpanProducer { start, last }, consumer)
             }
 
-            fn opt_len(&self) -> Option<usize> {
-                if self.range.is_empty() {
+            fn opt_len(iter: &Iter<$t>) -> Option<usize> {
+                if iter.range.is_empty() {
                     return Some(0);
                 }
-                <$t>::span_len(*self.range.start(), *self.range.end())
+                <$t>::span_len(*iter.range.start(), *iter.range.end())
             }
         }
     )*};

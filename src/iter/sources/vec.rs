@@ -135,9 +135,8 @@ impl<T: Send> IndexedParallelIterator for Drain<'_, T> {
         // SAFETY: `start..end` lies within the original length (checked by
         // `checked_range`), so these initialised items are in the allocation, and the
         // vector (now of length `start`) does not touch them while the slice lives.
-        let drained = unsafe {
-            slice::from_raw_parts_mut(self.vec.as_mut_ptr().add(start), end - start)
-        };
+        let drained =
+            unsafe { slice::from_raw_parts_mut(self.vec.as_mut_ptr().add(start), end - start) };
         // SAFETY: the items of `drained` are initialised and, per the above, owned by
         // the producer from now on.
         callback.callback(unsafe { DrainProducer::new(drained) })
