@@ -18,6 +18,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod deque;
 pub mod iter;
 mod pool;
 pub mod prelude;
