@@ -11,7 +11,7 @@ use iter_collect_support::{Board, Tracked, Unindexed, panic_message, pools};
 use prorata::iter::plumbing::*;
 use prorata::prelude::*;
 
-const LEN: usize = 20_000;
+const LEN: usize = if cfg!(miri) { 40 } else { 20_000 };
 /// Where the map closure panics: the first item, one in the middle, the last one.
 const PANIC_AT: [usize; 4] = [0, 1, LEN / 2 + 3, LEN - 1];
 
@@ -228,41 +228,45 @@ impl<'b> Producer for LiarProducer<'b> {
     }
 }
 
+/// Collects a [`Liar`] into a fresh vector with `collect_into_vec` (or `collect`),
+/// expecting a panic; checks that nothing was kept or leaked and returns the message
+/// and how many items were made.
+fn collect_liar(
+    pool: &prorata::ThreadPool,
+    claimed: usize,
+    actual: usize,
+    into_vec: bool,
+) -> (String, usize) {
+    let board = Board::new(claimed.max(actual));
+    let liar = || Liar {
+        claimed,
+        actual,
+        board: &board,
+    };
+    let mut target = Vec::new();
+    let message = panic_message(|| {
+        pool.install(|| {
+            if into_vec {
+                liar().collect_into_vec(&mut target);
+            } else {
+                target = liar().collect();
+            }
+        })
+    });
+    assert!(target.is_empty());
+    (message, board.assert_all_dropped_once())
+}
+
 #[test]
 fn too_few_items_panic_clearly_and_leak_nothing() {
     for pool in pools() {
         for (claimed, actual) in [(1, 0), (1000, 600), (LEN, LEN - 1), (LEN, 1)] {
             let expected = format!("expected {claimed} total writes, but got {actual}");
-
-            let board = Board::new(LEN);
-            let message = panic_message(|| {
-                let _: Vec<Tracked> = pool.install(|| {
-                    Liar {
-                        claimed,
-                        actual,
-                        board: &board,
-                    }
-                    .collect()
-                });
-            });
-            assert_eq!(message, expected);
-            assert_eq!(board.assert_all_dropped_once(), actual);
-
-            let board = Board::new(LEN);
-            let mut target = Vec::new();
-            let message = panic_message(|| {
-                pool.install(|| {
-                    Liar {
-                        claimed,
-                        actual,
-                        board: &board,
-                    }
-                    .collect_into_vec(&mut target)
-                })
-            });
-            assert_eq!(message, expected);
-            assert!(target.is_empty());
-            assert_eq!(board.assert_all_dropped_once(), actual);
+            for into_vec in [false, true] {
+                let (message, made) = collect_liar(&pool, claimed, actual, into_vec);
+                assert_eq!(message, expected);
+                assert_eq!(made, actual);
+            }
         }
     }
 }
@@ -271,21 +275,10 @@ fn too_few_items_panic_clearly_and_leak_nothing() {
 fn too_many_items_panic_clearly_and_leak_nothing() {
     for pool in pools() {
         for (claimed, actual) in [(0, 1), (600, 1000), (LEN - 1, LEN)] {
-            let board = Board::new(LEN);
-            let mut target = Vec::new();
-            let message = panic_message(|| {
-                pool.install(|| {
-                    Liar {
-                        claimed,
-                        actual,
-                        board: &board,
-                    }
-                    .collect_into_vec(&mut target)
-                })
-            });
-            assert!(message.contains("more items than"), "{message}");
-            assert!(target.is_empty());
-            board.assert_all_dropped_once();
+            for into_vec in [false, true] {
+                let (message, _) = collect_liar(&pool, claimed, actual, into_vec);
+                assert!(message.contains("more items than"), "{message}");
+            }
         }
     }
 }

@@ -8,10 +8,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use prorata::iter::plumbing::UnindexedConsumer;
 use prorata::prelude::*;
 
-/// Pools of 1, 2 and 8 workers.
+/// Pools of 1, 2 and 8 workers (fewer under Miri, which is slow).
 pub fn pools() -> Vec<prorata::ThreadPool> {
-    [1, 2, 8]
-        .into_iter()
+    let sizes: &[usize] = if cfg!(miri) { &[1, 3] } else { &[1, 2, 8] };
+    sizes
+        .iter()
+        .copied()
         .map(|n| {
             prorata::ThreadPoolBuilder::new()
                 .num_threads(n)
@@ -22,12 +24,16 @@ pub fn pools() -> Vec<prorata::ThreadPool> {
 }
 
 /// The lengths every test covers: empty, one, small, around a leaf's run, large.
-pub const LENS: [usize; 8] = [0, 1, 2, 7, 4095, 4096, 4097, 100_000];
+#[cfg(not(miri))]
+pub const LENS: &[usize] = &[0, 1, 2, 7, 4095, 4096, 4097, 100_000];
+/// Under Miri, small lengths only.
+#[cfg(miri)]
+pub const LENS: &[usize] = &[0, 1, 2, 7, 33];
 
 /// Runs `check(len)` for every length on every pool.
 pub fn for_all(check: impl Fn(usize) + Sync) {
     for pool in pools() {
-        for len in LENS {
+        for &len in LENS {
             pool.install(|| check(len));
         }
     }
