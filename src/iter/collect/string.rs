@@ -4,11 +4,9 @@
 //! order and the target absorbs them with one reservation.
 
 use std::borrow::Cow;
-use std::collections::LinkedList;
 
-use super::vec_list::ChainPieces;
+use super::vec_list::{Piece, PieceList};
 use super::{FromParallelIterator, ParallelExtend, collect_extended};
-use crate::iter::plumbing::*;
 use crate::iter::{IntoParallelIterator, ParallelIterator};
 
 /// An item that can be appended to a `String`.
@@ -54,7 +52,9 @@ impl PushOnto for Cow<'_, str> {
 
 /// Appends the items of `iter` to `text`, in order.
 fn extend_string<T: PushOnto, I: IntoParallelIterator<Item = T>>(text: &mut String, iter: I) {
-    let mut pieces = iter.into_par_iter().drive_unindexed(StringPieces);
+    let mut pieces = iter
+        .into_par_iter()
+        .drive_unindexed(PieceList::<String>::new());
     if text.is_empty() && text.capacity() == 0 && pieces.len() == 1 {
         // A single leaf: keep its string, copy nothing.
         *text = pieces.pop_front().unwrap_or_default();
@@ -66,58 +66,13 @@ fn extend_string<T: PushOnto, I: IntoParallelIterator<Item = T>>(text: &mut Stri
     }
 }
 
-/// Collects a `String` per leaf.
-struct StringPieces;
-
-impl<T: PushOnto> Consumer<T> for StringPieces {
-    type Folder = StringPiece;
-    type Reducer = ChainPieces;
-    type Result = LinkedList<String>;
-
-    fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
-        (StringPieces, StringPieces, ChainPieces)
+impl<T: PushOnto> Piece<T> for String {
+    fn push_item(&mut self, item: T) {
+        item.push_onto(self);
     }
 
-    fn into_folder(self) -> StringPiece {
-        StringPiece(String::new())
-    }
-
-    fn full(&self) -> bool {
-        false
-    }
-}
-
-impl<T: PushOnto> UnindexedConsumer<T> for StringPieces {
-    fn split_off_left(&self) -> Self {
-        StringPieces
-    }
-
-    fn to_reducer(&self) -> ChainPieces {
-        ChainPieces
-    }
-}
-
-/// The string one leaf fills.
-struct StringPiece(String);
-
-impl<T: PushOnto> Folder<T> for StringPiece {
-    type Result = LinkedList<String>;
-
-    fn consume(mut self, item: T) -> Self {
-        item.push_onto(&mut self.0);
-        self
-    }
-
-    fn complete(self) -> LinkedList<String> {
-        if self.0.is_empty() {
-            LinkedList::new()
-        } else {
-            LinkedList::from([self.0])
-        }
-    }
-
-    fn full(&self) -> bool {
-        false
+    fn is_empty(&self) -> bool {
+        self.is_empty()
     }
 }
 

@@ -39,7 +39,7 @@ impl<T: Send> ParallelExtend<T> for Vec<T> {
         let iter = par_iter.into_par_iter();
         match iter.opt_len() {
             Some(len) => extend_in_place(self, len, iter),
-            None => append_pieces(self, iter.drive_unindexed(VecListConsumer)),
+            None => append_pieces(self, iter.drive_unindexed(VecListConsumer::new())),
         }
     }
 }

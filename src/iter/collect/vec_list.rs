@@ -6,6 +6,7 @@
 //! them (see the module documentation of `collect`).
 
 use std::collections::LinkedList;
+use std::marker::PhantomData;
 
 use either::Either;
 
@@ -25,7 +26,7 @@ where
             extend_in_place(&mut vec, len, iter);
             Either::Left(vec)
         }
-        None => Either::Right(iter.drive_unindexed(VecListConsumer)),
+        None => Either::Right(iter.drive_unindexed(VecListConsumer::new())),
     }
 }
 
@@ -47,20 +48,59 @@ pub(crate) fn total_len<T>(list: &LinkedList<Vec<T>>) -> usize {
     list.iter().map(Vec::len).sum()
 }
 
-/// Collects a piece per leaf. Stateless: every split makes the same consumer.
-pub(super) struct VecListConsumer;
+/// What one leaf fills: a `Vec`, a `String`, ...
+pub(super) trait Piece<T>: Default + Send {
+    /// Appends one item.
+    fn push_item(&mut self, item: T);
 
-impl<T: Send> Consumer<T> for VecListConsumer {
-    type Folder = VecPiece<T>;
-    type Reducer = ChainPieces;
-    type Result = LinkedList<Vec<T>>;
-
-    fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
-        (VecListConsumer, VecListConsumer, ChainPieces)
+    /// Appends all items of `iter`.
+    fn extend_items<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        iter.into_iter().for_each(|item| self.push_item(item));
     }
 
-    fn into_folder(self) -> VecPiece<T> {
-        VecPiece(Vec::new())
+    /// True when nothing was appended.
+    fn is_empty(&self) -> bool;
+}
+
+impl<T: Send> Piece<T> for Vec<T> {
+    fn push_item(&mut self, item: T) {
+        self.push(item);
+    }
+
+    fn extend_items<I: IntoIterator<Item = T>>(&mut self, iter: I) {
+        // `extend` reserves from the size hint, unlike a loop of pushes.
+        self.extend(iter);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// Collects a piece `P` per leaf, chained in order into a list (empty pieces are left
+/// out). Stateless: every split makes the same consumer.
+pub(super) struct PieceList<P>(PhantomData<fn() -> P>);
+
+/// Collects a `Vec` per leaf.
+pub(super) type VecListConsumer<T> = PieceList<Vec<T>>;
+
+impl<P> PieceList<P> {
+    pub(super) fn new() -> Self {
+        PieceList(PhantomData)
+    }
+}
+
+impl<T, P: Piece<T>> Consumer<T> for PieceList<P> {
+    type Folder = LeafPiece<P>;
+    type Reducer = ChainPieces;
+    type Result = LinkedList<P>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
+        (PieceList::new(), PieceList::new(), ChainPieces)
+    }
+
+    fn into_folder(self) -> LeafPiece<P> {
+        LeafPiece(P::default())
     }
 
     fn full(&self) -> bool {
@@ -68,9 +108,9 @@ impl<T: Send> Consumer<T> for VecListConsumer {
     }
 }
 
-impl<T: Send> UnindexedConsumer<T> for VecListConsumer {
+impl<T, P: Piece<T>> UnindexedConsumer<T> for PieceList<P> {
     fn split_off_left(&self) -> Self {
-        VecListConsumer
+        PieceList::new()
     }
 
     fn to_reducer(&self) -> ChainPieces {
@@ -79,23 +119,22 @@ impl<T: Send> UnindexedConsumer<T> for VecListConsumer {
 }
 
 /// The piece one leaf fills.
-pub(super) struct VecPiece<T>(Vec<T>);
+pub(super) struct LeafPiece<P>(P);
 
-impl<T> Folder<T> for VecPiece<T> {
-    type Result = LinkedList<Vec<T>>;
+impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
+    type Result = LinkedList<P>;
 
     fn consume(mut self, item: T) -> Self {
-        self.0.push(item);
+        self.0.push_item(item);
         self
     }
 
     fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
-        // `extend` reserves from the size hint, unlike a loop of pushes.
-        self.0.extend(iter);
+        self.0.extend_items(iter);
         self
     }
 
-    fn complete(self) -> LinkedList<Vec<T>> {
+    fn complete(self) -> LinkedList<P> {
         if self.0.is_empty() {
             LinkedList::new()
         } else {
