@@ -154,6 +154,31 @@ fn intersperse_indexed_and_unindexed() {
         assert_eq!(enumerated, expected);
         let unindexed = v.par_iter().copied().filter(|_| true).intersperse(u64::MAX);
         assert_eq!(to_vec(unindexed), expected);
+        // Long empty stretches (the first one included) leave whole pieces without
+        // items: no stray separator, none missing.
+        let sparse = |i: &usize| i % 5000 > 4996 || *i + 1 == len;
+        let std_sparse: Vec<usize> = (0..len).filter(sparse).collect();
+        let mut expected_sparse = Vec::new();
+        for (k, &i) in std_sparse.iter().enumerate() {
+            if k > 0 {
+                expected_sparse.push(usize::MAX);
+            }
+            expected_sparse.push(i);
+        }
+        let par_sparse = || {
+            (0..len)
+                .into_par_iter()
+                .filter(sparse)
+                .intersperse(usize::MAX)
+        };
+        assert_eq!(to_vec(par_sparse()), expected_sparse);
+        assert_eq!(par_sparse().count(), expected_sparse.len());
+        let found = par_sparse().find_first(|&x| x == usize::MAX || x + 1 == len);
+        let std_found = expected_sparse
+            .iter()
+            .copied()
+            .find(|&x| x == usize::MAX || x + 1 == len);
+        assert_eq!(found, std_found);
     });
 }
 

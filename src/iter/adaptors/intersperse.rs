@@ -1,7 +1,8 @@
 //! `intersperse`: a clone of a separator between every two neighbouring items.
 //!
-//! Each piece knows whether its output starts with a separator (`clone_first`): only
-//! the first piece of the whole iterator does not.
+//! Indexed, every output place is known: a piece knows whether it starts with a
+//! separator. Unindexed, separators between pieces are added when the pieces' results
+//! are joined (see `IntersperseConsumer`).
 
 use std::cell::Cell;
 
@@ -46,11 +47,14 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
-        self.base.drive_unindexed(IntersperseConsumer {
+        let consumer = IntersperseConsumer {
             base: consumer,
-            item: self.item,
-            clone_first: Cell::new(false),
-        })
+            item: self.item.clone(),
+            front: Cell::new(None),
+        };
+        // The leftmost piece's front stays `None`, but join it anyway if present.
+        let (front, body, _) = self.base.drive_unindexed(consumer);
+        with_front(front, body, false, self.item)
     }
 
     fn opt_len(&self) -> Option<usize> {
@@ -207,41 +211,47 @@ impl<I: DoubleEndedIterator<Item = T>, T: Clone> DoubleEndedIterator for Intersp
 
 impl<I: ExactSizeIterator<Item = T>, T: Clone> ExactSizeIterator for IntersperseSeq<I, T> {}
 
-/// The unindexed form: a separator before each item except the very first.
+/// The unindexed form. Each piece puts separators only between its own items, and
+/// reports whether it had any. Every split places a spare consumer just left of the
+/// right piece (its `front`); when two neighbouring results are joined, one separator
+/// goes into the right one's front if both had items. So a piece left empty (by a
+/// `filter` upstream, say) never causes a stray or missing separator.
 struct IntersperseConsumer<C, T> {
     base: C,
     item: T,
-    /// Whether this piece's first item gets a separator before it. A `Cell` because
-    /// `split_off_left` takes `&self`: after it, `self` is no longer first.
-    clone_first: Cell<bool>,
+    /// A `Cell` because `split_off_left(&self)` hands the current front to the left
+    /// piece and puts a new one in front of `self`.
+    front: Cell<Option<C>>,
 }
 
 impl<C, T> Consumer<T> for IntersperseConsumer<C, T>
 where
-    C: Consumer<T>,
+    C: UnindexedConsumer<T>,
     T: Clone + Send,
 {
-    type Folder = IntersperseFolder<C::Folder, T>;
-    type Reducer = C::Reducer;
-    type Result = C::Result;
+    type Folder = IntersperseFolder<C, T>;
+    type Reducer = IntersperseReducer<C::Reducer, T>;
+    /// The piece's front, the downstream result, and whether the piece had items.
+    type Result = (Option<C>, C::Result, bool);
 
-    fn split_at(self, index: usize) -> (Self, Self, C::Reducer) {
-        let clone_first = self.clone_first.get();
-        // Output places before base item `index`: two per item, one less if the
-        // first item has no separator.
-        let base_index = index
-            .saturating_mul(2)
-            .saturating_sub(usize::from(!clone_first));
-        let (left, right, reducer) = self.base.split_at(base_index);
+    fn split_at(self, index: usize) -> (Self, Self, Self::Reducer) {
+        // Downstream is unindexed here (this consumer only serves `drive_unindexed`),
+        // so the index is only a hint.
+        let (left, right, reducer) = self.base.split_at(index);
+        let front = right.split_off_left();
+        let reducer = IntersperseReducer {
+            base: reducer,
+            item: self.item.clone(),
+        };
         let left = IntersperseConsumer {
             base: left,
             item: self.item.clone(),
-            clone_first: Cell::new(clone_first),
+            front: self.front,
         };
         let right = IntersperseConsumer {
             base: right,
             item: self.item,
-            clone_first: Cell::new(clone_first || index > 0),
+            front: Cell::new(Some(front)),
         };
         (left, right, reducer)
     }
@@ -250,7 +260,8 @@ where
         IntersperseFolder {
             base: self.base.into_folder(),
             item: self.item,
-            clone_first: self.clone_first.get(),
+            started: false,
+            front: self.front.into_inner(),
         }
     }
 
@@ -265,43 +276,89 @@ where
     T: Clone + Send,
 {
     fn split_off_left(&self) -> Self {
-        let left = IntersperseConsumer {
-            base: self.base.split_off_left(),
+        let left = self.base.split_off_left();
+        let front = self.base.split_off_left();
+        IntersperseConsumer {
+            base: left,
             item: self.item.clone(),
-            clone_first: Cell::new(self.clone_first.get()),
-        };
-        self.clone_first.set(true);
-        left
+            front: Cell::new(self.front.replace(Some(front))),
+        }
     }
 
-    fn to_reducer(&self) -> C::Reducer {
-        self.base.to_reducer()
+    fn to_reducer(&self) -> Self::Reducer {
+        IntersperseReducer {
+            base: self.base.to_reducer(),
+            item: self.item.clone(),
+        }
     }
 }
 
-struct IntersperseFolder<G, T> {
-    base: G,
+/// Puts the piece's front (with a separator, if `separate`) before its `body`.
+fn with_front<C, T>(front: Option<C>, body: C::Result, separate: bool, item: T) -> C::Result
+where
+    C: UnindexedConsumer<T>,
+{
+    let Some(front) = front else {
+        return body;
+    };
+    let join = front.to_reducer();
+    let mut folder = front.into_folder();
+    if separate {
+        folder = folder.consume(item);
+    }
+    join.reduce(folder.complete(), body)
+}
+
+struct IntersperseReducer<R, T> {
+    base: R,
     item: T,
-    clone_first: bool,
 }
 
-impl<G: Folder<T>, T: Clone> Folder<T> for IntersperseFolder<G, T> {
-    type Result = G::Result;
+impl<C, R, T> Reducer<(Option<C>, C::Result, bool)> for IntersperseReducer<R, T>
+where
+    C: UnindexedConsumer<T>,
+    R: Reducer<C::Result>,
+{
+    fn reduce(
+        self,
+        (left_front, left, left_started): (Option<C>, C::Result, bool),
+        (right_front, right, right_started): (Option<C>, C::Result, bool),
+    ) -> (Option<C>, C::Result, bool) {
+        let separate = left_started && right_started;
+        let right = with_front(right_front, right, separate, self.item);
+        (
+            left_front,
+            self.base.reduce(left, right),
+            left_started || right_started,
+        )
+    }
+}
+
+struct IntersperseFolder<C: Consumer<T>, T> {
+    base: C::Folder,
+    item: T,
+    /// Whether an item came already (so the next one needs a separator first).
+    started: bool,
+    front: Option<C>,
+}
+
+impl<C: Consumer<T>, T: Clone> Folder<T> for IntersperseFolder<C, T> {
+    type Result = (Option<C>, C::Result, bool);
 
     fn consume(mut self, item: T) -> Self {
-        if self.clone_first {
+        if self.started {
             self.base = self.base.consume(self.item.clone());
             if self.base.full() {
                 return self;
             }
         }
-        self.clone_first = true;
+        self.started = true;
         self.base = self.base.consume(item);
         self
     }
 
-    fn complete(self) -> G::Result {
-        self.base.complete()
+    fn complete(self) -> Self::Result {
+        (self.front, self.base.complete(), self.started)
     }
 
     fn full(&self) -> bool {
