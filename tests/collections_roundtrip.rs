@@ -249,3 +249,21 @@ fn linked_list_and_vec_deque_collect_in_order() {
         );
     });
 }
+
+#[test]
+fn vec_deque_drain_survives_a_panicking_consumer() {
+    let live = AtomicUsize::new(0);
+    let mut d: VecDeque<Counted<'_>> = (0..5000).map(|_| Counted::new(&live)).collect();
+    d.rotate_right(1234);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        d.par_drain(1000..4000).enumerate().for_each(|(i, item)| {
+            assert!(i != 2500, "boom");
+            drop(item);
+        })
+    }));
+    assert!(result.is_err());
+    // The range is gone, the rest is back in the deque, nothing leaked or doubly dropped.
+    assert_eq!((d.len(), live.load(Ordering::Relaxed)), (2000, 2000));
+    drop(d);
+    assert_eq!(live.load(Ordering::Relaxed), 0);
+}

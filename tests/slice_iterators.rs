@@ -236,3 +236,25 @@ fn zero_sized_elements() {
         v.split(|_| true).count()
     );
 }
+
+#[test]
+fn panics_propagate() {
+    on_pools(|| {
+        let mut v = input(10_000);
+        let chunks = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            v.par_chunks_mut(10).enumerate().for_each(|(i, c)| {
+                assert!(i != 500, "boom");
+                c.fill(0);
+            })
+        }));
+        assert!(chunks.is_err());
+        let split = std::panic::catch_unwind(|| {
+            let sep = |x: &usize| {
+                assert!(*x != 7000, "boom");
+                false
+            };
+            (0..10_000).collect::<Vec<usize>>().par_split(sep).count()
+        });
+        assert!(split.is_err());
+    });
+}
