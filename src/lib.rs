@@ -56,7 +56,13 @@ pub mod array {
     pub use crate::iter::sources::array::*;
 }
 
-/// Parallel iterators over slices (`slice.par_iter()`, `slice.par_iter_mut()`).
-pub mod slice {
-    pub use crate::iter::sources::slice::*;
+pub mod slice;
+pub mod str;
+
+pub mod collections;
+
+/// `String::par_drain`: a parallel iterator that moves a range of chars out of a
+/// `String`.
+pub mod string {
+    pub use crate::str::drain::Drain;
 }

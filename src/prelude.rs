@@ -13,3 +13,5 @@ pub use crate::iter::{
     IntoParallelRefMutIterator, ParallelExtend, ParallelIterator,
 };
 pub use crate::iter::{ParallelBridge, ParallelDrainFull, ParallelDrainRange};
+pub use crate::slice::{ParallelSlice, ParallelSliceMut};
+pub use crate::str::ParallelString;

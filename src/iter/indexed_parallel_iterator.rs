@@ -527,5 +527,49 @@ pub trait IndexedParallelIterator: ParallelIterator {
     // These write results in place, by index; they live in `collect/`.
     // Add new methods above the end marker below.
 
+    /// Collects the items, in order, into `target`, replacing its contents. The
+    /// items are written in place into `target`'s buffer, which is reused when it is
+    /// large enough.
+    ///
+    /// # Panics
+    ///
+    /// If the iterator yields a different number of items than its `len()` says (a
+    /// bug in a hand-written iterator); the items already written are dropped.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// let mut squares = vec![42];
+    /// (0..4usize).into_par_iter().map(|x| x * x).collect_into_vec(&mut squares);
+    /// assert_eq!(squares, [0, 1, 4, 9]);
+    /// ```
+    fn collect_into_vec(self, target: &mut Vec<Self::Item>) {
+        collect::collect_into_vec(self, target)
+    }
+
+    /// Splits an iterator of pairs into `left` and `right`, in order, replacing their
+    /// contents; both halves are written in place, in a single pass.
+    ///
+    /// # Panics
+    ///
+    /// As [`collect_into_vec`](Self::collect_into_vec).
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// let (mut xs, mut negs) = (vec![], vec![7]);
+    /// (0..3i32).collect::<Vec<_>>()
+    ///     .par_iter()
+    ///     .map(|&x| (x, -x))
+    ///     .unzip_into_vecs(&mut xs, &mut negs);
+    /// assert_eq!((xs, negs), (vec![0, 1, 2], vec![0, -1, -2]));
+    /// ```
+    fn unzip_into_vecs<A, B>(self, left: &mut Vec<A>, right: &mut Vec<B>)
+    where
+        Self: IndexedParallelIterator<Item = (A, B)>,
+        A: Send,
+        B: Send,
+    {
+        collect::unzip_into_vecs(self, left, right)
+    }
+
     // ===== (end of indexed collections) ===========================================
 }
