@@ -40,6 +40,9 @@ mod unzip;
 pub(crate) mod vec;
 pub(crate) mod vec_list;
 
+#[cfg(test)]
+mod tests;
+
 pub(crate) use into_vec::{collect_into_vec, unzip_into_vecs};
 pub(crate) use unzip::{partition, partition_map, unzip};
 
