@@ -12,3 +12,4 @@ pub use crate::iter::{
     FromParallelIterator, IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator,
     IntoParallelRefMutIterator, ParallelExtend, ParallelIterator,
 };
+pub use crate::iter::{ParallelBridge, ParallelDrainFull, ParallelDrainRange};

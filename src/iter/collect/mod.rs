@@ -32,7 +32,6 @@ mod into_vec;
 mod option;
 mod pair;
 mod result;
-mod short_circuit;
 mod smart_pointers;
 mod string;
 mod unit;
