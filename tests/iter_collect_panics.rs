@@ -307,3 +307,40 @@ fn a_known_length_driven_without_index_panics_clearly() {
     });
     assert!(message.contains("without an index"), "{message}");
 }
+
+#[test]
+fn owned_sources_collected_with_a_panic_drop_everything_once() {
+    for pool in pools() {
+        for at in PANIC_AT {
+            let board = Board::new(LEN);
+            let source: Vec<Tracked> = (0..LEN).map(|i| board.item(i)).collect();
+            let message = panic_message(|| {
+                let _: Vec<Tracked> = pool.install(|| {
+                    source
+                        .into_par_iter()
+                        .map(|t| {
+                            assert!(t.id != at, "boom");
+                            t
+                        })
+                        .collect()
+                });
+            });
+            assert!(message.contains("boom"));
+            assert_eq!(board.assert_all_dropped_once(), LEN);
+        }
+    }
+}
+
+#[test]
+fn owned_sources_collect_by_moving_every_item() {
+    for pool in pools() {
+        let board = Board::new(LEN);
+        let source: Vec<Tracked> = (0..LEN).map(|i| board.item(i)).collect();
+        let (even, odd): (Vec<Tracked>, Vec<Tracked>) =
+            pool.install(|| source.into_par_iter().partition(|t| t.id % 2 == 0));
+        assert!(even.iter().all(|t| t.id % 2 == 0) && odd.iter().all(|t| t.id % 2 == 1));
+        assert_eq!(even.len() + odd.len(), LEN);
+        drop((even, odd));
+        assert_eq!(board.assert_all_dropped_once(), LEN);
+    }
+}

@@ -170,3 +170,22 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn collect_after_unindexed_adaptors_matches_std() {
+    for_all(|len| {
+        let got: Vec<u64> = (0..len)
+            .into_par_iter()
+            .map(f)
+            .filter(|x| x % 3 != 0)
+            .collect();
+        let want: Vec<u64> = (0..len).map(f).filter(|x| x % 3 != 0).collect();
+        assert_eq!(got, want);
+        let got: Vec<usize> = (0..len / 100)
+            .into_par_iter()
+            .flat_map_iter(|i| 0..i % 7)
+            .collect();
+        let want: Vec<usize> = (0..len / 100).flat_map(|i| 0..i % 7).collect();
+        assert_eq!(got, want);
+    });
+}

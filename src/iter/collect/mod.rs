@@ -32,13 +32,15 @@ mod into_vec;
 mod option;
 mod pair;
 mod result;
-mod short_circuit;
 mod smart_pointers;
 mod string;
 mod unit;
 mod unzip;
 pub(crate) mod vec;
 pub(crate) mod vec_list;
+
+#[cfg(test)]
+mod tests;
 
 pub(crate) use into_vec::{collect_into_vec, unzip_into_vecs};
 pub(crate) use unzip::{partition, partition_map, unzip};

@@ -3,8 +3,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::FromParallelIterator;
-use super::short_circuit::StopAtNone;
-use crate::iter::IntoParallelIterator;
+use crate::iter::{IntoParallelIterator, ParallelIterator};
 
 /// Collects the `Some` items into `C`, or returns `None` if any item is `None`; the
 /// iterator then stops early, and the items collected so far are dropped.
@@ -29,7 +28,14 @@ where
         I: IntoParallelIterator<Item = Option<T>>,
     {
         let found_none = AtomicBool::new(false);
-        let collection = C::from_par_iter(StopAtNone::new(par_iter.into_par_iter(), &found_none));
+        let note_none = |item: &Option<T>| {
+            if item.is_none() {
+                found_none.store(true, Ordering::Relaxed);
+            }
+        };
+        // `while_some` stops every worker soon after one of them meets a `None`.
+        let somes = par_iter.into_par_iter().inspect(note_none).while_some();
+        let collection = C::from_par_iter(somes);
         // Relaxed suffices: every worker that could set the flag has finished, and
         // joining with it ordered its writes before this read.
         (!found_none.load(Ordering::Relaxed)).then_some(collection)

@@ -1,10 +1,8 @@
 //! `Result<C, E>`: an error as soon as any item is an error.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::{Mutex, PoisonError};
 
 use super::FromParallelIterator;
-use super::short_circuit::StopAtNone;
 use crate::iter::{IntoParallelIterator, ParallelIterator};
 
 /// Collects the `Ok` values into `C`, or returns an error if any item is `Err`; the
@@ -40,8 +38,8 @@ where
                 None
             }
         };
-        let found_error = AtomicBool::new(false);
-        let oks = StopAtNone::new(par_iter.into_par_iter().map(keep_error), &found_error);
+        // `while_some` stops every worker soon after one of them meets an error.
+        let oks = par_iter.into_par_iter().map(keep_error).while_some();
         let collection = C::from_par_iter(oks);
         // The lock is only poisoned by a panic, which has reached the caller already.
         match first_error

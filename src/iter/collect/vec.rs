@@ -58,7 +58,7 @@ impl<'a, T: 'a + Copy + Send + Sync> ParallelExtend<&'a T> for Vec<T> {
     where
         I: IntoParallelIterator<Item = &'a T>,
     {
-        self.par_extend(par_iter.into_par_iter().map(|&item| item));
+        self.par_extend(par_iter.into_par_iter().copied());
     }
 }
 
