@@ -21,3 +21,5 @@
 mod pool;
 
 pub use pool::*;
+pub mod prelude;
+pub mod slice;
