@@ -35,7 +35,7 @@ fn check_stable(values: &[u32], what: &str) {
     let mut v = input.clone();
     v.par_sort_by(|a, b| b.0.cmp(&a.0));
     let mut expected_desc = input;
-    expected_desc.sort_by(|a, b| b.0.cmp(&a.0));
+    expected_desc.sort_by_key(|p| std::cmp::Reverse(p.0));
     assert_eq!(v, expected_desc, "descending par_sort_by on {what}");
 }
 
@@ -79,7 +79,7 @@ fn stable_sort_of_strings_and_zero_sized() {
         v.par_sort_by_cached_key(|s| s.len());
         assert!(v.windows(2).all(|w| w[0].len() <= w[1].len()));
 
-        let mut units = vec![(); 10_000];
+        let mut units = [(); 10_000];
         units.par_sort();
         units.par_sort_by_cached_key(|_| 1);
         assert_eq!(units.len(), 10_000);

@@ -82,7 +82,7 @@ fn unstable_sort_of_strings_and_zero_sized() {
         v.par_sort_unstable();
         assert_eq!(v, expected);
 
-        let mut units = vec![(); 10_000];
+        let mut units = [(); 10_000];
         units.par_sort_unstable();
         units.par_sort_unstable_by_key(|_| 0u8);
         assert_eq!(units.len(), 10_000);
