@@ -11,6 +11,9 @@ use std::ptr;
 use super::is_less;
 use super::raw::SendPtr;
 
+/// Below this many elements a merge runs as one plain loop.
+const INTERLEAVE_MIN: usize = 64;
+
 /// The unmoved rest of a merge: `left..left_end`, `right..right_end`, and where
 /// they go. Dropping it moves the left rest, then the right rest, to `dest`.
 struct MoveRest<T> {
@@ -41,6 +44,12 @@ impl<T> Drop for MoveRest<T> {
 unsafe impl<T: Send> Send for MoveRest<T> {}
 
 impl<T> MoveRest<T> {
+    /// Whether both runs still have elements.
+    #[inline(always)]
+    fn both_nonempty(&self) -> bool {
+        self.left != self.left_end && self.right != self.right_end
+    }
+
     /// Number of unmoved elements in the left and right runs.
     fn lens(&self) -> (usize, usize) {
         // SAFETY: each run pointer is at or before its end, in one allocation.
@@ -127,7 +136,10 @@ where
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     let (n_left, n_right) = rest.lens();
-    if n_left + n_right <= grain || n_left == 0 || n_right == 0 {
+    if n_left == 0 || n_right == 0 {
+        return; // dropping `rest` moves the one nonempty run
+    }
+    if n_left + n_right <= INTERLEAVE_MIN {
         // SAFETY: as above; dropping `rest` afterwards moves the tails.
         unsafe { merge_sequential(&mut rest, compare) };
         return;
@@ -135,7 +147,13 @@ where
     // SAFETY: the runs are initialized; a panic here leaves `rest` to move them.
     let (i, j) = unsafe { co_rank(rest.left, n_left, rest.right, n_right, compare) };
     // SAFETY: `co_rank` returns `i <= n_left` and `j <= n_right`.
-    let (lo, hi) = unsafe { rest.split(i, j) };
+    let (mut lo, mut hi) = unsafe { rest.split(i, j) };
+    if n_left + n_right <= grain {
+        // SAFETY: the halves' ranges are disjoint parts of ours; dropping each
+        // guard afterwards moves its tails.
+        unsafe { merge_interleaved(&mut lo, &mut hi, compare) };
+        return;
+    }
     // Each half owns its guard: if the pool drops a half unrun, the guard
     // still moves that half's elements.
     // SAFETY: the halves' ranges are disjoint parts of ours.
@@ -182,6 +200,31 @@ where
     }
 }
 
+/// Runs two independent merges step by step in one loop. Each step of a merge
+/// waits for its previous comparison (the next load depends on it); two
+/// interleaved merges give the processor two such chains to overlap.
+///
+/// # Safety
+/// As for [`merge_sequential`], for each of `a` and `b`, which are disjoint.
+#[inline]
+unsafe fn merge_interleaved<T, F>(a: &mut MoveRest<T>, b: &mut MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    while a.both_nonempty() && b.both_nonempty() {
+        // SAFETY: both merges have an element left in each run (checked above).
+        unsafe {
+            merge_step(a, compare);
+            merge_step(b, compare);
+        }
+    }
+    // SAFETY: as above, for each merge alone.
+    unsafe {
+        merge_sequential(a, compare);
+        merge_sequential(b, compare);
+    }
+}
+
 /// The sequential merge loop, branch-free in its choice of the next element.
 /// It advances `rest` as it goes; dropping `rest` moves the tails.
 ///
@@ -192,18 +235,31 @@ unsafe fn merge_sequential<T, F>(rest: &mut MoveRest<T>, compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    while rest.left != rest.left_end && rest.right != rest.right_end {
-        // SAFETY: both run pointers are before their ends, so they point at
-        // unmoved elements; `dest` has room for one more (it has room for both
-        // rests). The copy happens after the comparison, so a panic in `compare`
-        // leaves `rest` exact.
-        unsafe {
-            let take_right = is_less(compare, &*rest.right, &*rest.left);
-            let src = if take_right { rest.right } else { rest.left };
-            ptr::copy_nonoverlapping(src, rest.dest, 1);
-            rest.right = rest.right.add(take_right as usize);
-            rest.left = rest.left.add(!take_right as usize);
-            rest.dest = rest.dest.add(1);
-        }
+    while rest.both_nonempty() {
+        // SAFETY: both runs have an element left (checked above).
+        unsafe { merge_step(rest, compare) };
+    }
+}
+
+/// Moves the smaller head of the two runs (the left one on ties) to `dest`.
+///
+/// # Safety
+/// Both runs of `rest` are nonempty, and `rest` is valid as in [`par_merge`].
+#[inline(always)]
+unsafe fn merge_step<T, F>(rest: &mut MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: both run pointers are before their ends, so they point at unmoved
+    // elements; `dest` has room for one more (it has room for both rests). The
+    // copy happens after the comparison, so a panic in `compare` leaves `rest`
+    // exact.
+    unsafe {
+        let take_right = is_less(compare, &*rest.right, &*rest.left);
+        let src = if take_right { rest.right } else { rest.left };
+        ptr::copy_nonoverlapping(src, rest.dest, 1);
+        rest.right = rest.right.add(take_right as usize);
+        rest.left = rest.left.add(!take_right as usize);
+        rest.dest = rest.dest.add(1);
     }
 }
