@@ -18,6 +18,7 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod deque;
 mod pool;
 
 pub use pool::*;
