@@ -53,6 +53,13 @@ pub fn shapes() -> Vec<(&'static str, Generator)> {
             }
             v
         }),
+        ("reversed-but-last", |n, _| {
+            let mut v: Vec<u32> = (0..n as u32).rev().collect();
+            if let Some(last) = v.last_mut() {
+                *last = n as u32;
+            }
+            v
+        }),
         ("organ-pipe", |n, _| {
             (0..n).map(|i| i.min(n - i) as u32).collect()
         }),
