@@ -19,21 +19,22 @@ pub(super) fn finish_if_monotonic<T, F>(v: &mut [T], compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    if v.len() < 2 {
+    let len = v.len();
+    if len < 2 {
         return true;
     }
+    let mut k = 2;
     if is_less(compare, &v[1], &v[0]) {
-        let descending = all_pairs(v, |a, b| is_less(compare, b, a));
-        if descending {
+        while k < len && is_less(compare, &v[k], &v[k - 1]) {
+            k += 1;
+        }
+        if k == len {
             v.reverse();
         }
-        descending
     } else {
-        all_pairs(v, |a, b| !is_less(compare, b, a))
+        while k < len && !is_less(compare, &v[k], &v[k - 1]) {
+            k += 1;
+        }
     }
-}
-
-/// Whether `holds(v[k - 1], v[k])` for every `k`.
-fn all_pairs<T>(v: &[T], holds: impl Fn(&T, &T) -> bool) -> bool {
-    v.windows(2).all(|pair| holds(&pair[0], &pair[1]))
+    k == len
 }
