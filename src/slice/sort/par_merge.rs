@@ -1,0 +1,265 @@
+//! Merging two sorted runs into a destination, split in parallel by co-ranking.
+//!
+//! Elements are moved bitwise from the runs to the destination. Each merge,
+//! parallel or sequential, holds a [`MoveRest`] guard: whatever it has not moved
+//! when the comparator panics is moved by the guard, so the destination always
+//! ends up holding every element of the two runs exactly once.
+
+use std::cmp::Ordering;
+use std::ptr;
+
+use super::is_less;
+use super::raw::SendPtr;
+
+/// Below this many elements a merge runs as one plain loop.
+const INTERLEAVE_MIN: usize = 64;
+
+/// The unmoved rest of a merge: `left..left_end`, `right..right_end`, and where
+/// they go. Dropping it moves the left rest, then the right rest, to `dest`.
+struct MoveRest<T> {
+    left: *mut T,
+    left_end: *mut T,
+    right: *mut T,
+    right_end: *mut T,
+    dest: *mut T,
+}
+
+impl<T> Drop for MoveRest<T> {
+    fn drop(&mut self) {
+        // SAFETY: `left..left_end` and `right..right_end` are initialized, unmoved
+        // elements, and `dest` has room for exactly both rests (each step of the
+        // merge advanced `dest` by one and one of the run pointers by one). The
+        // destination never overlaps the runs.
+        unsafe {
+            let n_left = self.left_end.offset_from(self.left) as usize;
+            ptr::copy_nonoverlapping(self.left, self.dest, n_left);
+            let n_right = self.right_end.offset_from(self.right) as usize;
+            ptr::copy_nonoverlapping(self.right, self.dest.add(n_left), n_right);
+        }
+    }
+}
+
+// SAFETY: a `MoveRest` is the exclusive right to its ranges; sending it to
+// another thread moves `T`s there, which `T: Send` allows.
+unsafe impl<T: Send> Send for MoveRest<T> {}
+
+impl<T> MoveRest<T> {
+    /// Whether both runs still have elements.
+    #[inline(always)]
+    fn both_nonempty(&self) -> bool {
+        self.left != self.left_end && self.right != self.right_end
+    }
+
+    /// Number of unmoved elements in the left and right runs.
+    fn lens(&self) -> (usize, usize) {
+        // SAFETY: each run pointer is at or before its end, in one allocation.
+        unsafe {
+            (
+                self.left_end.offset_from(self.left) as usize,
+                self.right_end.offset_from(self.right) as usize,
+            )
+        }
+    }
+
+    /// Splits into the merge of `left[..i]` with `right[..j]` and the merge of
+    /// the rests, each with its own part of `dest`.
+    ///
+    /// # Safety
+    /// `i` and `j` are at most the lengths of the runs.
+    unsafe fn split(self, i: usize, j: usize) -> (Self, Self) {
+        let this = std::mem::ManuallyDrop::new(self);
+        // SAFETY: `i`, `j` are within the runs, and `dest` has room for both.
+        unsafe {
+            let lo = MoveRest {
+                left: this.left,
+                left_end: this.left.add(i),
+                right: this.right,
+                right_end: this.right.add(j),
+                dest: this.dest,
+            };
+            let hi = MoveRest {
+                left: this.left.add(i),
+                left_end: this.left_end,
+                right: this.right.add(j),
+                right_end: this.right_end,
+                dest: this.dest.add(i + j),
+            };
+            (lo, hi)
+        }
+    }
+}
+
+/// Moves the merge of `left[..n_left]` and `right[..n_right]` (both sorted) into
+/// `dest[..n_left + n_right]`, keeping equal elements of `left` before those of
+/// `right`. Pieces longer than `grain` are split and merged in parallel.
+///
+/// # Safety
+/// The runs hold initialized elements, `dest` is valid for the writes, the three
+/// ranges do not overlap, and no one else touches them during the call. The runs
+/// must be treated as moved-out afterwards (even on unwind).
+pub(super) unsafe fn par_merge<T, F>(
+    left: SendPtr<T>,
+    n_left: usize,
+    right: SendPtr<T>,
+    n_right: usize,
+    dest: SendPtr<T>,
+    grain: usize,
+    compare: &F,
+) where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    // SAFETY: the caller gives these ranges to this merge alone.
+    let rest = unsafe {
+        MoveRest {
+            left: left.0,
+            left_end: left.0.add(n_left),
+            right: right.0,
+            right_end: right.0.add(n_right),
+            dest: dest.0,
+        }
+    };
+    // SAFETY: `rest` describes valid, disjoint ranges (the caller's contract).
+    unsafe { merge_rest(rest, grain, compare) };
+}
+
+/// Merges what `rest` describes, splitting it in parallel above `grain`.
+/// Whatever happens (a panic here, or a half that the pool never runs because
+/// the other half panicked), every guard is dropped or finishes, so `dest`
+/// receives every element once.
+///
+/// # Safety
+/// `rest` describes valid, disjoint runs and destination owned by this call.
+unsafe fn merge_rest<T, F>(mut rest: MoveRest<T>, grain: usize, compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let (n_left, n_right) = rest.lens();
+    if n_left == 0 || n_right == 0 {
+        return; // dropping `rest` moves the one nonempty run
+    }
+    if n_left + n_right <= INTERLEAVE_MIN {
+        // SAFETY: as above; dropping `rest` afterwards moves the tails.
+        unsafe { merge_sequential(&mut rest, compare) };
+        return;
+    }
+    // SAFETY: the runs are initialized; a panic here leaves `rest` to move them.
+    let (i, j) = unsafe { co_rank(rest.left, n_left, rest.right, n_right, compare) };
+    // SAFETY: `co_rank` returns `i <= n_left` and `j <= n_right`.
+    let (mut lo, mut hi) = unsafe { rest.split(i, j) };
+    if n_left + n_right <= grain {
+        // SAFETY: the halves' ranges are disjoint parts of ours; dropping each
+        // guard afterwards moves its tails.
+        unsafe { merge_interleaved(&mut lo, &mut hi, compare) };
+        return;
+    }
+    // Each half owns its guard: if the pool drops a half unrun, the guard
+    // still moves that half's elements.
+    // SAFETY: the halves' ranges are disjoint parts of ours.
+    crate::join(
+        move || unsafe { merge_rest(lo, grain, compare) },
+        move || unsafe { merge_rest(hi, grain, compare) },
+    );
+}
+
+/// Picks `(i, j)` such that merging `left[..i]` with `right[..j]`, then
+/// `left[i..]` with `right[j..]`, gives the stable merge of the runs. The
+/// element at the middle of the longer run is the splitter. Indices stay in
+/// bounds whatever the comparator answers.
+///
+/// # Safety
+/// Both runs hold initialized elements.
+unsafe fn co_rank<T, F>(
+    left: *const T,
+    n_left: usize,
+    right: *const T,
+    n_right: usize,
+    compare: &F,
+) -> (usize, usize)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: the caller guarantees both runs are initialized and unshared.
+    let (left, right) = unsafe {
+        (
+            std::slice::from_raw_parts(left, n_left),
+            std::slice::from_raw_parts(right, n_right),
+        )
+    };
+    if n_left >= n_right {
+        // left[i] goes after every right element strictly less than it.
+        let i = n_left / 2;
+        let j = right.partition_point(|r| is_less(compare, r, &left[i]));
+        (i, j)
+    } else {
+        // right[j] goes after every left element not greater than it.
+        let j = n_right / 2;
+        let i = left.partition_point(|l| !is_less(compare, &right[j], l));
+        (i, j)
+    }
+}
+
+/// Runs two independent merges step by step in one loop. Each step of a merge
+/// waits for its previous comparison (the next load depends on it); two
+/// interleaved merges give the processor two such chains to overlap.
+///
+/// # Safety
+/// As for [`merge_sequential`], for each of `a` and `b`, which are disjoint.
+#[inline]
+unsafe fn merge_interleaved<T, F>(a: &mut MoveRest<T>, b: &mut MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    while a.both_nonempty() && b.both_nonempty() {
+        // SAFETY: both merges have an element left in each run (checked above).
+        unsafe {
+            merge_step(a, compare);
+            merge_step(b, compare);
+        }
+    }
+    // SAFETY: as above, for each merge alone.
+    unsafe {
+        merge_sequential(a, compare);
+        merge_sequential(b, compare);
+    }
+}
+
+/// The sequential merge loop, branch-free in its choice of the next element.
+/// It advances `rest` as it goes; dropping `rest` moves the tails.
+///
+/// # Safety
+/// `rest` describes valid, disjoint runs and destination, as in [`par_merge`].
+#[inline]
+unsafe fn merge_sequential<T, F>(rest: &mut MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    while rest.both_nonempty() {
+        // SAFETY: both runs have an element left (checked above).
+        unsafe { merge_step(rest, compare) };
+    }
+}
+
+/// Moves the smaller head of the two runs (the left one on ties) to `dest`.
+///
+/// # Safety
+/// Both runs of `rest` are nonempty, and `rest` is valid as in [`par_merge`].
+#[inline(always)]
+unsafe fn merge_step<T, F>(rest: &mut MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: both run pointers are before their ends, so they point at unmoved
+    // elements; `dest` has room for one more (it has room for both rests). The
+    // copy happens after the comparison, so a panic in `compare` leaves `rest`
+    // exact.
+    unsafe {
+        let take_right = is_less(compare, &*rest.right, &*rest.left);
+        let src = if take_right { rest.right } else { rest.left };
+        ptr::copy_nonoverlapping(src, rest.dest, 1);
+        rest.right = rest.right.add(take_right as usize);
+        rest.left = rest.left.add(!take_right as usize);
+        rest.dest = rest.dest.add(1);
+    }
+}

@@ -1,0 +1,100 @@
+//! The stable sorts against std's stable sort, with stability checked by tags.
+
+mod sort_common;
+
+use prorata::prelude::*;
+use sort_common::{LENGTHS, on_pools, shapes, tagged};
+
+/// Checks every stable entry point on one input of (key, original index).
+fn check_stable(values: &[u32], what: &str) {
+    let input = tagged(values);
+    // Sorting by the key only: ties must keep the index order.
+    let mut expected = input.clone();
+    expected.sort_by_key(|p| p.0);
+
+    let mut v = input.clone();
+    v.par_sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(v, expected, "par_sort_by on {what}");
+
+    let mut v = input.clone();
+    v.par_sort_by_key(|p| p.0);
+    assert_eq!(v, expected, "par_sort_by_key on {what}");
+
+    let mut v = input.clone();
+    v.par_sort_by_cached_key(|p| p.0);
+    assert_eq!(v, expected, "par_sort_by_cached_key on {what}");
+
+    let mut v = values.to_vec();
+    v.par_sort();
+    let mut std_sorted = values.to_vec();
+    std_sorted.sort();
+    assert_eq!(v, std_sorted, "par_sort on {what}");
+
+    // A descending comparator exercises the strictly-descending fast path with
+    // ties (which must not be reversed).
+    let mut v = input.clone();
+    v.par_sort_by(|a, b| b.0.cmp(&a.0));
+    let mut expected_desc = input;
+    expected_desc.sort_by_key(|p| std::cmp::Reverse(p.0));
+    assert_eq!(v, expected_desc, "descending par_sort_by on {what}");
+}
+
+#[test]
+fn stable_sorts_match_std_on_every_shape_length_and_pool() {
+    on_pools(|threads| {
+        for (name, make) in shapes() {
+            for &len in LENGTHS {
+                let values = make(len, len as u64);
+                check_stable(&values, &format!("{name} len {len} on {threads} threads"));
+            }
+        }
+    });
+}
+
+#[test]
+fn stable_sort_of_a_million() {
+    on_pools(|threads| {
+        let values = shapes()[0].1(1_000_000, 99);
+        let few: Vec<u32> = values.iter().map(|x| x % 1000).collect();
+        let input = tagged(&few);
+        let mut expected = input.clone();
+        expected.sort_by_key(|p| p.0);
+        let mut v = input;
+        v.par_sort_by_key(|p| p.0);
+        assert_eq!(v, expected, "1e6 on {threads} threads");
+    });
+}
+
+#[test]
+fn stable_sort_of_strings_and_zero_sized() {
+    on_pools(|_| {
+        let values = shapes()[0].1(30_000, 5);
+        let strings: Vec<String> = values.iter().map(|x| (x % 5000).to_string()).collect();
+        let mut expected = strings.clone();
+        expected.sort();
+        let mut v = strings.clone();
+        v.par_sort();
+        assert_eq!(v, expected);
+        let mut v = strings;
+        v.par_sort_by_cached_key(|s| s.len());
+        assert!(v.windows(2).all(|w| w[0].len() <= w[1].len()));
+
+        let mut units = [(); 10_000];
+        units.par_sort();
+        units.par_sort_by_cached_key(|_| 1);
+        assert_eq!(units.len(), 10_000);
+    });
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn par_sort_by_key_is_std_sort_by_key(values in proptest::collection::vec(0u32..50, 0..12_000)) {
+            check_stable(&values, "proptest input");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! The unstable sorts against std's sort_unstable.
+
+mod sort_common;
+
+use prorata::prelude::*;
+use sort_common::{LENGTHS, on_pools, shapes};
+
+/// Checks every unstable entry point on one input.
+fn check_unstable(values: &[u32], what: &str) {
+    let mut expected = values.to_vec();
+    expected.sort_unstable();
+
+    let mut v = values.to_vec();
+    v.par_sort_unstable();
+    assert_eq!(v, expected, "par_sort_unstable on {what}");
+
+    let mut v = values.to_vec();
+    v.par_sort_unstable_by(|a, b| b.cmp(a));
+    let mut expected_desc = expected.clone();
+    expected_desc.reverse();
+    assert_eq!(
+        v, expected_desc,
+        "descending par_sort_unstable_by on {what}"
+    );
+
+    // A key that folds values together: compare by key only.
+    let mut v = values.to_vec();
+    v.par_sort_unstable_by_key(|x| x / 3);
+    assert!(
+        v.windows(2).all(|w| w[0] / 3 <= w[1] / 3),
+        "par_sort_unstable_by_key order on {what}"
+    );
+    v.sort_unstable();
+    assert_eq!(
+        v, expected,
+        "par_sort_unstable_by_key permutation on {what}"
+    );
+}
+
+#[test]
+fn unstable_sorts_match_std_on_every_shape_length_and_pool() {
+    on_pools(|threads| {
+        for (name, make) in shapes() {
+            for &len in LENGTHS {
+                let values = make(len, len as u64 + 1);
+                check_unstable(&values, &format!("{name} len {len} on {threads} threads"));
+            }
+        }
+    });
+}
+
+#[test]
+fn unstable_sort_of_a_million() {
+    on_pools(|threads| {
+        let values = shapes()[0].1(1_000_000, 7);
+        let mut expected = values.clone();
+        expected.sort_unstable();
+        let mut v = values.clone();
+        v.par_sort_unstable();
+        assert_eq!(v, expected, "1e6 random on {threads} threads");
+        // Many copies of a few values, with one value dominating.
+        let skewed: Vec<u32> = values
+            .iter()
+            .map(|x| if x % 4 == 0 { x % 100 } else { 50 })
+            .collect();
+        let mut expected = skewed.clone();
+        expected.sort_unstable();
+        let mut v = skewed;
+        v.par_sort_unstable();
+        assert_eq!(v, expected, "1e6 skewed on {threads} threads");
+    });
+}
+
+#[test]
+fn unstable_sort_of_strings_and_zero_sized() {
+    on_pools(|_| {
+        let values = shapes()[0].1(30_000, 3);
+        let strings: Vec<String> = values.iter().map(|x| (x % 7000).to_string()).collect();
+        let mut expected = strings.clone();
+        expected.sort_unstable();
+        let mut v = strings;
+        v.par_sort_unstable();
+        assert_eq!(v, expected);
+
+        let mut units = [(); 10_000];
+        units.par_sort_unstable();
+        units.par_sort_unstable_by_key(|_| 0u8);
+        assert_eq!(units.len(), 10_000);
+    });
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn par_sort_unstable_is_std_sort_unstable(values in proptest::collection::vec(any::<u32>(), 0..12_000)) {
+            check_unstable(&values, "proptest input");
+        }
+    }
+}
