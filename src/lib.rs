@@ -21,3 +21,7 @@
 mod pool;
 
 pub use pool::*;
+
+mod shares;
+
+pub use shares::{ShareError, SharePolicy};

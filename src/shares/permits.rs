@@ -1,0 +1,194 @@
+//! Core permits shared by the workers of all the shares of one pool.
+//!
+//! A worker runs jobs only while it holds a permit. It asks with
+//! [`Permits::acquire`], blocking until the allocator grants its share one; gives it
+//! back with [`Permits::release`] when it runs out of work or blocks; and checks
+//! [`WorkerHandle::should_yield`] (one relaxed load) at its safe points, calling
+//! [`Permits::yield_now`] when it is set.
+//!
+//! Quanta need no timer thread: preemption only matters while someone waits, and
+//! waiters wake up every quantum to end it ([`Permits::tick`]). One mutex guards the
+//! allocator; each worker has its own condition variable, so a grant wakes exactly
+//! the worker granted. Every grant is made and signalled under the lock, and a
+//! waiter re-checks its state under the lock before sleeping, so no wake-up is lost.
+
+use std::time::{Duration, Instant};
+
+use super::accounting::ShareStats;
+use super::allocator::{Allocator, Config, WorkerId};
+use super::error::ShareError;
+use super::sync::{Arc, AtomicBool, Condvar, Mutex, MutexGuard, Ordering};
+use super::tree::ShareId;
+
+/// One worker's end of the permits: its id, its wake-up, its "give the core back" flag.
+#[derive(Debug)]
+pub(crate) struct WorkerHandle {
+    id: WorkerId,
+    slot: Arc<WorkerSlot>,
+}
+
+#[derive(Debug)]
+struct WorkerSlot {
+    /// Set by the allocator when this worker's share is over its allocation.
+    yield_flag: AtomicBool,
+    wake: Condvar,
+}
+
+impl WorkerHandle {
+    /// The safe-point check: whether the allocator wants this worker's core back.
+    #[inline]
+    pub(crate) fn should_yield(&self) -> bool {
+        self.slot.yield_flag.load(Ordering::Relaxed)
+    }
+}
+
+#[derive(Debug)]
+struct Inner {
+    alloc: Allocator,
+    slots: Vec<Arc<WorkerSlot>>,
+    last_tick: u64,
+}
+
+/// The permits of one pool.
+#[derive(Debug)]
+pub(crate) struct Permits {
+    inner: Mutex<Inner>,
+    origin: Instant,
+    quantum: Duration,
+}
+
+impl Permits {
+    pub(crate) fn new(config: Config) -> Self {
+        Permits {
+            inner: Mutex::new(Inner {
+                alloc: Allocator::new(config),
+                slots: Vec::new(),
+                last_tick: 0,
+            }),
+            origin: Instant::now(),
+            quantum: Duration::from_nanos(config.quantum_nanos.max(1)),
+        }
+    }
+
+    /// Nanoseconds since the permits were made: the allocator's clock.
+    pub(crate) fn now(&self) -> u64 {
+        self.origin.elapsed().as_nanos() as u64
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // The allocator panics only on a caller's bug; its state stays consistent.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on the allocator under the lock (share management, stats).
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Allocator) -> R) -> R {
+        f(&mut self.lock().alloc)
+    }
+
+    pub(crate) fn root(&self) -> ShareId {
+        self.with(|a| a.root())
+    }
+
+    pub(crate) fn add_share(&self, parent: ShareId, tickets: u32) -> Result<ShareId, ShareError> {
+        self.with(|a| a.add_share(parent, tickets))
+    }
+
+    pub(crate) fn stats(&self, share: ShareId) -> ShareStats {
+        self.with(|a| a.stats(share))
+    }
+
+    pub(crate) fn register_worker(&self) -> WorkerHandle {
+        let mut inner = self.lock();
+        let id = inner.alloc.add_worker();
+        let slot = Arc::new(WorkerSlot {
+            yield_flag: AtomicBool::new(false),
+            wake: Condvar::new(),
+        });
+        inner.slots.push(slot.clone());
+        WorkerHandle { id, slot }
+    }
+
+    /// Blocks until `h`, a worker of `share`, holds a core.
+    pub(crate) fn acquire(&self, h: &WorkerHandle, share: ShareId) {
+        self.acquire_at(h, share, self.now());
+    }
+
+    pub(crate) fn acquire_at(&self, h: &WorkerHandle, share: ShareId, now: u64) {
+        let mut inner = self.lock();
+        let granted = inner.alloc.request(h.id, share, now);
+        inner.wake(&granted);
+        self.wait_for_core(h, inner);
+    }
+
+    /// Gives `h`'s core back; the next worker the policy picks gets it.
+    pub(crate) fn release(&self, h: &WorkerHandle) {
+        self.release_at(h, self.now());
+    }
+
+    pub(crate) fn release_at(&self, h: &WorkerHandle, now: u64) {
+        let mut inner = self.lock();
+        let granted = inner.alloc.release(h.id, now);
+        inner.wake(&granted);
+    }
+
+    /// Called at a safe point when [`WorkerHandle::should_yield`] is set: gives the
+    /// core to a share that is due, and blocks until `h`'s share is due again.
+    pub(crate) fn yield_now(&self, h: &WorkerHandle) {
+        self.yield_at(h, self.now());
+    }
+
+    pub(crate) fn yield_at(&self, h: &WorkerHandle, now: u64) {
+        let mut inner = self.lock();
+        h.slot.yield_flag.store(false, Ordering::Relaxed);
+        let granted = inner.alloc.yield_core(h.id, now);
+        inner.wake(&granted);
+        self.wait_for_core(h, inner);
+    }
+
+    /// Ends a quantum: flags the holders that must give their core back.
+    pub(crate) fn tick_at(&self, now: u64) {
+        let mut inner = self.lock();
+        inner.last_tick = now;
+        for w in inner.alloc.tick(now) {
+            inner.slots[w.index()]
+                .yield_flag
+                .store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Sleeps until the allocator has granted `h` a core, ending quanta meanwhile.
+    fn wait_for_core(&self, h: &WorkerHandle, mut inner: MutexGuard<'_, Inner>) {
+        while !inner.alloc.is_holding(h.id) {
+            let (guard, timeout) = h
+                .slot
+                .wake
+                .wait_timeout(inner, self.quantum)
+                .unwrap_or_else(|e| e.into_inner());
+            inner = guard;
+            if timeout.timed_out() {
+                let now = self.now();
+                if now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64 {
+                    inner.last_tick = now;
+                    for w in inner.alloc.tick(now) {
+                        inner.slots[w.index()]
+                            .yield_flag
+                            .store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn check(&self) {
+        self.lock().alloc.check();
+    }
+}
+
+impl Inner {
+    fn wake(&mut self, granted: &[WorkerId]) {
+        for w in granted {
+            self.slots[w.index()].wake.notify_one();
+        }
+    }
+}
