@@ -6,6 +6,8 @@ mod sim;
 
 #[cfg(not(loom))]
 mod entitlement_tests;
+#[cfg(not(loom))]
+mod fuzz_tests;
 #[cfg(loom)]
 mod loom_permits;
 #[cfg(not(loom))]

@@ -4,6 +4,7 @@
 
 use crate::shares::allocator::{Allocator, Config, WorkerId};
 use crate::shares::policy::SharePolicy;
+use crate::shares::rng::XorShift;
 use crate::shares::tree::ShareId;
 
 pub(crate) const QUANTUM: u64 = 4_000_000;
@@ -23,6 +24,9 @@ pub(crate) struct Sim {
     workers: Vec<SimWorker>,
     /// Share id and the number of cores its workers want.
     shares: Vec<(ShareId, u32)>,
+    /// When set, a flagged worker reaches its safe point with probability 1/2 per
+    /// step (a random latency), instead of after exactly one step.
+    jitter: Option<XorShift>,
 }
 
 impl Sim {
@@ -36,7 +40,14 @@ impl Sim {
             next_tick: QUANTUM,
             workers: Vec::new(),
             shares: Vec::new(),
+            jitter: None,
         }
+    }
+
+    /// Random safe-point latency (non-uniform quanta), seeded.
+    pub(crate) fn with_jitter(mut self, seed: u64) -> Self {
+        self.jitter = Some(XorShift::new(seed));
+        self
     }
 
     /// Adds a share under `parent` (`None`: the pool) wanting `want` cores.
@@ -99,7 +110,8 @@ impl Sim {
         self.now += STEP;
         let flagged: Vec<WorkerId> = self.workers.iter().map(|w| w.id).collect();
         for w in flagged {
-            if self.alloc.is_flagged(w) {
+            let late = self.jitter.as_mut().is_some_and(|r| r.next_u64() % 2 == 0);
+            if self.alloc.is_flagged(w) && !late {
                 self.alloc.yield_core(w, self.now);
             }
         }

@@ -23,6 +23,20 @@ fn stride_proportions_on_2_and_8_cores() {
 }
 
 #[test]
+fn stride_proportions_with_random_safe_point_latency() {
+    for cores in [2, 8] {
+        for tickets in [&[3, 1][..], &[9, 1], &[3, 2, 1]] {
+            let mut sim = Sim::new(cores, Stride).with_jitter(u64::from(cores));
+            for &t in tickets {
+                sim.add(None, t, cores);
+            }
+            // Cores are charged for the time they were really held, late or not.
+            assert_close(&sim.run(250), &fractions(tickets), 0.02);
+        }
+    }
+}
+
+#[test]
 fn stride_currency_tree() {
     let mut sim = Sim::new(8, Stride);
     let alice = sim.add(None, 300, 0);
@@ -145,6 +159,38 @@ fn new_and_dropped_shares_take_effect() {
 mod props {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+
+        /// Two-level currency trees: a leaf's fraction is its group's fraction of the
+        /// groups times its own fraction within the group.
+        #[test]
+        fn stride_tracks_random_currency_trees(
+            groups in prop::collection::vec(
+                (1u32..1000, prop::collection::vec(1u32..1000, 1..4)), 1..4),
+            cores in 1u32..9,
+        ) {
+            let mut sim = Sim::new(cores, Stride);
+            let mut want = Vec::new();
+            let group_total: u32 = groups.iter().map(|g| g.0).sum();
+            for (gt, leaves) in &groups {
+                let g = sim.add(None, *gt, 0);
+                want.push(0.0);
+                let leaf_total: u32 = leaves.iter().sum();
+                for &lt in leaves {
+                    sim.add(Some(g), lt, cores);
+                    let f = f64::from(*gt) / f64::from(group_total);
+                    want.push(f * f64::from(lt) / f64::from(leaf_total));
+                }
+            }
+            sim.run(5);
+            let got = sim.run(250);
+            for (g, w) in got.iter().zip(&want) {
+                prop_assert!((g - w).abs() < 0.02, "{:?} vs {:?}", got, want);
+            }
+        }
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
