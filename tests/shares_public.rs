@@ -18,7 +18,11 @@ fn share_errors_are_errors_with_clear_messages() {
         }
     }
     assert!(ShareError::TicketOverflow.to_string().contains("u32::MAX"));
-    assert!(ShareError::PoolShuttingDown.to_string().contains("shutting down"));
+    assert!(
+        ShareError::PoolShuttingDown
+            .to_string()
+            .contains("shutting down")
+    );
 }
 
 #[test]

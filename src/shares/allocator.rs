@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 
 use super::accounting::ShareStats;
-use super::entitlement::entitlements;
+use super::entitlement::{Scratch, entitlements};
 use super::error::ShareError;
 use super::lottery::Lottery;
 use super::policy::SharePolicy;
@@ -46,8 +46,6 @@ enum Worker {
 #[derive(Debug, Default)]
 struct Slot {
     waiting: VecDeque<WorkerId>,
-    /// Holders not yet asked to give their core back.
-    holders: u32,
     /// Holders asked to give their core back, not yet gone.
     flagged: u32,
     stats: ShareStats,
@@ -87,7 +85,14 @@ pub(crate) struct Allocator {
     free: u32,
     quantum_nanos: u64,
     slots: Vec<Slot>,
+    /// Workers waiting, per slot (the policies' view).
+    nwait: Vec<u32>,
+    /// Holders not yet asked to give their core back, per slot.
+    nhold: Vec<u32>,
     ent: Vec<f64>,
+    /// The entitlements are out of date (computed lazily, before they are used).
+    dirty: bool,
+    scratch: Scratch,
     workers: Vec<Worker>,
     policy: Policy,
 }
@@ -130,7 +135,11 @@ impl Allocator {
             free: config.cores,
             quantum_nanos: config.quantum_nanos.max(1),
             slots: Vec::new(),
+            nwait: Vec::new(),
+            nhold: Vec::new(),
             ent: Vec::new(),
+            dirty: false,
+            scratch: Scratch::default(),
             workers: Vec::new(),
             policy,
         };
@@ -152,8 +161,9 @@ impl Allocator {
     }
 
     /// Cores `share`'s own jobs are entitled to now (0 when it wants none).
-    pub(crate) fn entitlement(&self, share: ShareId) -> f64 {
+    pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
         self.tree.node(share);
+        self.fresh();
         self.ent[share.index()]
     }
 
@@ -183,6 +193,8 @@ impl Allocator {
     fn resize(&mut self) {
         let n = self.tree.slots();
         self.slots.resize_with(n, Slot::default);
+        self.nwait.resize(n, 0);
+        self.nhold.resize(n, 0);
         self.ent.resize(n, 0.0);
         match &mut self.policy {
             Policy::Stride(s) => s.resize(n),
@@ -200,13 +212,13 @@ impl Allocator {
         let id = self.tree.add(parent, tickets)?;
         self.resize();
         self.reset_slot(id.index());
-        self.refresh();
+        self.dirty = true;
         Ok(id)
     }
 
     pub(crate) fn set_tickets(&mut self, share: ShareId, tickets: u32) -> Result<(), ShareError> {
         self.tree.set_tickets(share, tickets)?;
-        self.refresh();
+        self.dirty = true;
         Ok(())
     }
 
@@ -224,7 +236,7 @@ impl Allocator {
     /// A thread of `from` blocks until `to` has run a job: `from` lends its tickets.
     pub(crate) fn lend(&mut self, from: ShareId, to: ShareId) {
         self.tree.lend(from, to);
-        self.refresh();
+        self.dirty = true;
     }
 
     pub(crate) fn end_lend(&mut self, from: ShareId, to: ShareId) {
@@ -236,11 +248,15 @@ impl Allocator {
         for &slot in removed {
             self.reset_slot(slot);
         }
-        self.refresh();
+        self.dirty = true;
     }
 
     fn reset_slot(&mut self, slot: usize) {
+        // Settle the old entitlements first, so the policy sees the slot leave.
+        self.fresh();
         self.slots[slot] = Slot::default();
+        self.nwait[slot] = 0;
+        self.nhold[slot] = 0;
         self.ent[slot] = 0.0;
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
@@ -248,9 +264,17 @@ impl Allocator {
         }
     }
 
-    /// Recomputes the entitlements after a change of tickets, shares or demand.
-    fn refresh(&mut self) {
-        let new = entitlements(&self.tree, f64::from(self.cores));
+    /// Recomputes the entitlements if tickets, shares or demands changed since.
+    /// Called before entitlements are used (charging, picking, ticking): the
+    /// policy sees each change at the virtual time it happened, since only
+    /// charging moves virtual time.
+    fn fresh(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        self.dirty = false;
+        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
+        let new = &self.scratch.out;
         for (slot, &e) in new.iter().enumerate() {
             let old = self.ent[slot];
             if old != e {
@@ -259,7 +283,7 @@ impl Allocator {
                 }
             }
         }
-        self.ent = new;
+        std::mem::swap(&mut self.ent, &mut self.scratch.out);
     }
 
     // ----- workers -----
@@ -291,13 +315,14 @@ impl Allocator {
         let slot = share.index();
         self.tree.add_demand(share, 1);
         self.enqueue(w, slot);
-        self.refresh();
+        self.dirty = true;
         self.dispatch(now)
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
         self.workers[w.index()] = Worker::Waiting { slot };
         self.slots[slot].waiting.push_back(w);
+        self.nwait[slot] += 1;
         self.slots[slot].stats.parks += 1;
     }
 
@@ -334,7 +359,7 @@ impl Allocator {
             if *flagged {
                 *flagged = false;
                 self.slots[*slot].flagged -= 1;
-                self.slots[*slot].holders += 1;
+                self.nhold[*slot] += 1;
             }
         }
     }
@@ -345,11 +370,10 @@ impl Allocator {
         let Worker::Holding { slot, flagged, .. } = self.workers[w.index()] else {
             panic!("prorata: release by a worker without a core");
         };
-        let s = &mut self.slots[slot];
         if flagged {
-            s.flagged -= 1;
+            self.slots[slot].flagged -= 1;
         } else {
-            s.holders -= 1;
+            self.nhold[slot] -= 1;
         }
         self.workers[w.index()] = Worker::Idle;
         self.free += 1;
@@ -358,6 +382,10 @@ impl Allocator {
 
     /// Charges holder `w` for the time since it was last charged.
     fn charge(&mut self, w: WorkerId, now: u64) {
+        if !self.is_holding(w) {
+            return;
+        }
+        self.fresh();
         let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
             return;
         };
@@ -376,21 +404,14 @@ impl Allocator {
     fn dispatch(&mut self, now: u64) -> Vec<WorkerId> {
         let mut granted = Vec::new();
         while self.free > 0 {
-            let (waiting, holders) = self.counts();
-            let view = View {
-                ent: &self.ent,
-                waiting: &waiting,
-                holders: &holders,
-            };
-            let pick = match &mut self.policy {
-                Policy::Stride(s) => s.pick(&view),
-                Policy::Lottery(l) => l.pick(&view),
-            };
-            let Some(slot) = pick else { break };
-            let s = &mut self.slots[slot];
-            let w = s.waiting.pop_front().expect("picked share waits");
-            s.holders += 1;
-            s.stats.grants += 1;
+            let Some(slot) = self.pick() else { break };
+            let w = self.slots[slot]
+                .waiting
+                .pop_front()
+                .expect("picked share waits");
+            self.nwait[slot] -= 1;
+            self.nhold[slot] += 1;
+            self.slots[slot].stats.grants += 1;
             self.free -= 1;
             self.workers[w.index()] = Worker::Holding {
                 slot,
@@ -402,10 +423,24 @@ impl Allocator {
         granted
     }
 
-    fn counts(&self) -> (Vec<u32>, Vec<u32>) {
-        let waiting = self.slots.iter().map(|s| s.waiting.len() as u32).collect();
-        let holders = self.slots.iter().map(|s| s.holders).collect();
-        (waiting, holders)
+    /// The share to get the next free core.
+    fn pick(&mut self) -> Option<usize> {
+        let mut waiting = (0..self.nwait.len()).filter(|&s| self.nwait[s] > 0);
+        let first = waiting.next()?;
+        if waiting.next().is_none() {
+            // One candidate: no need to bring the entitlements up to date.
+            return Some(first);
+        }
+        self.fresh();
+        let view = View {
+            ent: &self.ent,
+            waiting: &self.nwait,
+            holders: &self.nhold,
+        };
+        match &mut self.policy {
+            Policy::Stride(s) => s.pick(&view),
+            Policy::Lottery(l) => l.pick(&view),
+        }
     }
 
     /// End of a quantum: charges every holder up to `now`, then asks the holders
@@ -415,11 +450,11 @@ impl Allocator {
         for i in 0..self.workers.len() {
             self.charge(WorkerId(i as u32), now);
         }
-        let (waiting, holders) = self.counts();
+        self.fresh();
         let view = View {
             ent: &self.ent,
-            waiting: &waiting,
-            holders: &holders,
+            waiting: &self.nwait,
+            holders: &self.nhold,
         };
         let victims = match &mut self.policy {
             Policy::Stride(s) => s.preempt(&view),
@@ -439,7 +474,7 @@ impl Allocator {
         if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
             *flagged = true;
         }
-        self.slots[slot].holders -= 1;
+        self.nhold[slot] -= 1;
         self.slots[slot].flagged += 1;
         Some(WorkerId(i as u32))
     }
@@ -459,7 +494,12 @@ impl Allocator {
         );
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
-            let d = s.waiting.len() as u32 + s.holders + s.flagged;
+            assert_eq!(
+                s.waiting.len() as u32,
+                self.nwait[i],
+                "waiting count of slot {i}"
+            );
+            let d = self.nwait[i] + self.nhold[i] + s.flagged;
             assert_eq!(d, live, "demand of slot {i} out of step");
         }
     }

@@ -17,11 +17,22 @@ use super::tree::ShareTree;
 /// Splits `value` among participants `(weight, cap)` in proportion to the weights,
 /// never giving one more than its cap; returns each one's part. The parts add up to
 /// `min(value, sum of caps)`.
+#[cfg(test)]
 pub(crate) fn water_fill(value: f64, parts: &[(f64, f64)]) -> Vec<f64> {
-    let mut out = vec![0.0; parts.len()];
+    let mut out = Vec::new();
+    water_fill_into(value, parts, &mut Vec::new(), &mut out);
+    out
+}
+
+/// [`water_fill`] into `out`, with `order` as scratch space (no allocation once
+/// the buffers have grown).
+fn water_fill_into(value: f64, parts: &[(f64, f64)], order: &mut Vec<usize>, out: &mut Vec<f64>) {
+    out.clear();
+    out.resize(parts.len(), 0.0);
     // Participants in the order they saturate: lowest cap per unit weight first.
-    let mut order: Vec<usize> = (0..parts.len()).filter(|&i| parts[i].0 > 0.0).collect();
-    order.sort_by(|&a, &b| {
+    order.clear();
+    order.extend((0..parts.len()).filter(|&i| parts[i].0 > 0.0));
+    order.sort_unstable_by(|&a, &b| {
         let (ra, rb) = (parts[a].1 / parts[a].0, parts[b].1 / parts[b].0);
         ra.total_cmp(&rb)
     });
@@ -41,36 +52,43 @@ pub(crate) fn water_fill(value: f64, parts: &[(f64, f64)]) -> Vec<f64> {
             break;
         }
     }
-    out
 }
 
-/// Cores each slot's own jobs are entitled to (0 for slots that want none), for a
-/// pool of `cores` cores. Indexed by tree slot.
-pub(crate) fn entitlements(tree: &ShareTree, cores: f64) -> Vec<f64> {
-    let caps = subtree_caps(tree);
-    let mut raw = vec![0.0; tree.slots()];
-    let root = tree.root().index();
-    split(tree, &caps, root, cores.min(caps.subtree[root]), &mut raw);
-    flatten_fixup(tree, cores, &raw)
-}
-
-/// Demand that each slot's own jobs, and each slot's subtree, can absorb.
-struct Caps {
+/// Buffers reused from one computation to the next, and the result.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// Demand each slot's own jobs (and the borrowers they feed) can absorb.
     own: Vec<f64>,
+    /// Demand each slot's subtree can absorb.
     subtree: Vec<f64>,
+    raw: Vec<f64>,
+    parts: Vec<(f64, f64)>,
+    order: Vec<usize>,
+    split: Vec<f64>,
+    stack: Vec<(usize, f64)>,
+    /// The result: cores each slot's own jobs are entitled to, indexed by slot.
+    pub(crate) out: Vec<f64>,
 }
 
-fn subtree_caps(tree: &ShareTree) -> Caps {
+/// Computes into `s.out` the cores each slot's own jobs are entitled to (0 for
+/// slots that want none), for a pool of `cores` cores.
+pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
     let n = tree.slots();
-    let mut caps = Caps {
-        own: vec![0.0; n],
-        subtree: vec![0.0; n],
-    };
-    fill_caps(tree, tree.root().index(), &mut caps);
-    caps
+    for v in [&mut s.own, &mut s.subtree, &mut s.raw] {
+        v.clear();
+        v.resize(n, 0.0);
+    }
+    let root = tree.root().index();
+    fill_caps(tree, root, s);
+    s.stack.clear();
+    s.stack.push((root, cores.min(s.subtree[root])));
+    while let Some((index, value)) = s.stack.pop() {
+        split(tree, index, value, s);
+    }
+    flatten_fixup(tree, cores, s);
 }
 
-fn fill_caps(tree: &ShareTree, index: usize, caps: &mut Caps) -> f64 {
+fn fill_caps(tree: &ShareTree, index: usize, s: &mut Scratch) -> f64 {
     let node = tree.slot(index).expect("live node");
     // A lender's own slot also feeds its borrowers, so it can absorb their demand.
     let lent: u32 = node
@@ -81,26 +99,29 @@ fn fill_caps(tree: &ShareTree, index: usize, caps: &mut Caps) -> f64 {
     let own = f64::from(node.demand) + f64::from(lent);
     let mut total = own;
     for &c in &node.children {
-        total += fill_caps(tree, c as usize, caps);
+        total += fill_caps(tree, c as usize, s);
     }
-    caps.own[index] = own;
-    caps.subtree[index] = total;
+    s.own[index] = own;
+    s.subtree[index] = total;
     total
 }
 
-/// Splits `value` of node `index` among its own jobs and its children, recursively.
-fn split(tree: &ShareTree, caps: &Caps, index: usize, value: f64, raw: &mut [f64]) {
+/// Splits `value` of node `index` among its own jobs and its children; the
+/// children's parts go on the stack.
+fn split(tree: &ShareTree, index: usize, value: f64, s: &mut Scratch) {
     let node = tree.slot(index).expect("live node");
-    let mut parts = vec![(f64::from(node.tickets), caps.own[index])];
+    s.parts.clear();
+    s.parts.push((f64::from(node.tickets), s.own[index]));
     for &c in &node.children {
         let child = tree.slot(c as usize).expect("live child");
-        parts.push((f64::from(child.tickets), caps.subtree[c as usize]));
+        s.parts
+            .push((f64::from(child.tickets), s.subtree[c as usize]));
     }
-    let shares = water_fill(value, &parts);
-    hand_out_own(tree, index, shares[0], raw);
+    water_fill_into(value, &s.parts, &mut s.order, &mut s.split);
+    hand_out_own(tree, index, s.split[0], &mut s.raw);
     for (k, &c) in node.children.iter().enumerate() {
-        if shares[k + 1] > 0.0 {
-            split(tree, caps, c as usize, shares[k + 1], raw);
+        if s.split[k + 1] > 0.0 {
+            s.stack.push((c as usize, s.split[k + 1]));
         }
     }
 }
@@ -122,14 +143,14 @@ fn hand_out_own(tree: &ShareTree, index: usize, value: f64, raw: &mut [f64]) {
 
 /// Lends may hand a share more than it can use, or value to a share with no demand;
 /// a last flat water-filling pass keeps the proportions and respects the demands.
-fn flatten_fixup(tree: &ShareTree, cores: f64, raw: &[f64]) -> Vec<f64> {
+fn flatten_fixup(tree: &ShareTree, cores: f64, s: &mut Scratch) {
     let demand = |i: usize| tree.slot(i).map_or(0.0, |n| f64::from(n.demand));
-    let parts: Vec<(f64, f64)> = (0..raw.len())
-        .map(|i| {
-            let d = demand(i);
-            (if d > 0.0 { raw[i] } else { 0.0 }, d)
-        })
-        .collect();
-    let total: f64 = parts.iter().map(|p| p.1).sum();
-    water_fill(cores.min(total), &parts)
+    s.parts.clear();
+    let raw = &s.raw;
+    s.parts.extend((0..raw.len()).map(|i| {
+        let d = demand(i);
+        (if d > 0.0 { raw[i] } else { 0.0 }, d)
+    }));
+    let total: f64 = s.parts.iter().map(|p| p.1).sum();
+    water_fill_into(cores.min(total), &s.parts, &mut s.order, &mut s.out);
 }

@@ -116,7 +116,7 @@ impl Permits {
     pub(crate) fn acquire_at(&self, h: &WorkerHandle, share: ShareId, now: u64) {
         let mut inner = self.lock();
         let granted = inner.alloc.request(h.id, share, now);
-        inner.wake(&granted);
+        inner.wake(&granted, h.id);
         self.wait_for_core(h, inner);
     }
 
@@ -128,7 +128,7 @@ impl Permits {
     pub(crate) fn release_at(&self, h: &WorkerHandle, now: u64) {
         let mut inner = self.lock();
         let granted = inner.alloc.release(h.id, now);
-        inner.wake(&granted);
+        inner.wake(&granted, h.id);
     }
 
     /// Called at a safe point when [`WorkerHandle::should_yield`] is set: gives the
@@ -141,7 +141,7 @@ impl Permits {
         let mut inner = self.lock();
         h.slot.yield_flag.store(false, Ordering::Relaxed);
         let granted = inner.alloc.yield_core(h.id, now);
-        inner.wake(&granted);
+        inner.wake(&granted, h.id);
         self.wait_for_core(h, inner);
     }
 
@@ -186,8 +186,10 @@ impl Permits {
 }
 
 impl Inner {
-    fn wake(&mut self, granted: &[WorkerId]) {
-        for w in granted {
+    /// Wakes the workers granted a core, except `me`, the caller, who is awake
+    /// (a notification costs a system call even when nobody sleeps).
+    fn wake(&mut self, granted: &[WorkerId], me: WorkerId) {
+        for &w in granted.iter().filter(|&&w| w != me) {
             self.slots[w.index()].wake.notify_one();
         }
     }

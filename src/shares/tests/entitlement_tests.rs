@@ -1,4 +1,4 @@
-use crate::shares::entitlement::{entitlements, water_fill};
+use crate::shares::entitlement::{Scratch, entitlements, water_fill};
 use crate::shares::tree::{ShareId, ShareTree};
 
 fn close(a: f64, b: f64) -> bool {
@@ -6,7 +6,9 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 fn ent(t: &ShareTree, cores: f64, id: ShareId) -> f64 {
-    entitlements(t, cores)[id.index()]
+    let mut s = Scratch::default();
+    entitlements(t, cores, &mut s);
+    s.out[id.index()]
 }
 
 #[test]

@@ -93,3 +93,38 @@ fn busy_shares_get_cores_in_proportion() {
         "core time ratio {ratio} ({a:?} vs {b:?})"
     );
 }
+
+/// Not a test: prints the cost of the allocator's operations (lock included).
+/// `cargo test --release --lib permit_costs -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn permit_costs() {
+    use std::time::Instant;
+    for shares in [1usize, 3, 16] {
+        let permits = Permits::new(Config::new(8));
+        let ids: Vec<_> = (0..shares)
+            .map(|i| {
+                permits
+                    .add_share(permits.root(), 100 * (i as u32 + 1))
+                    .unwrap()
+            })
+            .collect();
+        let h = permits.register_worker();
+        let n = 200_000u32;
+        let t0 = Instant::now();
+        for i in 0..n {
+            permits.acquire(&h, ids[i as usize % shares]);
+            permits.release(&h);
+        }
+        let per = t0.elapsed().as_nanos() as f64 / f64::from(n);
+        let t0 = Instant::now();
+        let mut flagged = 0u32;
+        for _ in 0..n {
+            flagged += u32::from(std::hint::black_box(&h).should_yield());
+        }
+        let check = t0.elapsed().as_nanos() as f64 / f64::from(n);
+        println!(
+            "{shares} shares: acquire+release {per:.0} ns, safe-point check {check:.2} ns ({flagged})"
+        );
+    }
+}

@@ -107,6 +107,8 @@ fn reactivated_share_has_no_hoarded_credit() {
     // b comes back after a long idle period: it is re-based to the global pass.
     sim.set_want(b, 2);
     sim.step();
+    // (Entitlements are brought up to date lazily; asking for one does it.)
+    assert!(sim.alloc.entitlement(sim.id(b)) > 0.0);
     let s = sim.alloc.stride().unwrap();
     assert!(s.pass(sim.id(b).index()) >= s.global() - 1e-9);
     assert!((s.pass(sim.id(b).index()) - pass_a).abs() < 2.0);
