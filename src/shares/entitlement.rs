@@ -24,7 +24,7 @@ pub(crate) fn water_fill(value: f64, parts: &[(f64, f64)]) -> Vec<f64> {
     out
 }
 
-/// [`water_fill`] into `out`, with `order` as scratch space (no allocation once
+/// `water_fill` into `out`, with `order` as scratch space (no allocation once
 /// the buffers have grown).
 fn water_fill_into(value: f64, parts: &[(f64, f64)], order: &mut Vec<usize>, out: &mut Vec<f64>) {
     out.clear();

@@ -7,7 +7,7 @@
 //! [`Permits::yield_now`] when it is set.
 //!
 //! Quanta need no timer thread: preemption only matters while someone waits, and
-//! waiters wake up every quantum to end it ([`Permits::tick`]). One mutex guards the
+//! waiters wake up every quantum to end it ([`Permits::tick_at`]). One mutex guards the
 //! allocator; each worker has its own condition variable, so a grant wakes exactly
 //! the worker granted. Every grant is made and signalled under the lock, and a
 //! waiter re-checks its state under the lock before sleeping, so no wake-up is lost.
