@@ -118,6 +118,24 @@ fn reactivated_share_has_no_hoarded_credit() {
 }
 
 #[test]
+fn newly_active_share_reaches_its_cores_within_two_quanta() {
+    for policy in [Stride, SharePolicy::Lottery] {
+        let mut sim = Sim::new(8, policy);
+        let a = sim.add(None, 100, 8);
+        sim.run(10);
+        let b = sim.add(None, 300, 8);
+        // b is entitled to 6 of the 8 cores; a holds them all now.
+        sim.run(2);
+        assert!(
+            sim.holding(b) >= 5,
+            "{policy:?}: b holds {}",
+            sim.holding(b)
+        );
+        assert!(sim.holding(a) >= 1);
+    }
+}
+
+#[test]
 fn set_tickets_takes_effect_within_a_quantum() {
     let mut sim = Sim::new(2, Stride);
     sim.add(None, 100, 2);
@@ -142,6 +160,22 @@ fn transfer_lends_the_lenders_tickets() {
     assert_close(&sim.run(100), &[0.0, 0.5, 0.5], 0.01);
     sim.alloc.end_lend(sim.id(a), sim.id(b));
     assert_close(&sim.run(100), &[0.0, 0.2, 0.8], 0.01);
+}
+
+#[test]
+fn transfer_across_currencies() {
+    // alice (300) splits into t1 and t2; a thread of t2 waits on bob (100): bob
+    // computes with t2's value (half of alice's 3/4) on top of its own.
+    let mut sim = Sim::new(8, Stride);
+    let alice = sim.add(None, 300, 0);
+    sim.add(Some(alice), 100, 8);
+    let t2 = sim.add(Some(alice), 100, 0);
+    let bob = sim.add(None, 100, 8);
+    sim.alloc.lend(sim.id(t2), sim.id(bob));
+    assert_close(&sim.run(250), &[0.0, 0.375, 0.0, 0.625], 0.01);
+    sim.alloc.end_lend(sim.id(t2), sim.id(bob));
+    // t2 is idle again: t1 gets all of alice.
+    assert_close(&sim.run(250), &[0.0, 0.75, 0.0, 0.25], 0.01);
 }
 
 #[test]
