@@ -28,23 +28,30 @@ fn work(p: &Permits, h: &WorkerHandle, share: ShareId, running: &AtomicUsize, co
     p.release_at(h, 1);
 }
 
-#[test]
-fn loom_one_permit_three_workers_two_shares() {
-    loom::model(|| {
-        let p = permits(1);
-        let a = p.add_share(p.root(), 3).unwrap();
-        let b = p.add_share(p.root(), 1).unwrap();
+/// Three workers — one of share `a`, one of `b`, and the main thread on `a` or
+/// `b` — each take a core once on `cores` permits.
+fn three_workers(cores: u32, tickets: [u32; 2], main_on_b: bool) {
+    loom::model(move || {
+        let p = permits(cores);
+        let a = p.add_share(p.root(), tickets[0]).unwrap();
+        let b = p.add_share(p.root(), tickets[1]).unwrap();
         let running = Arc::new(AtomicUsize::new(0));
         let threads: Vec<_> = [a, b]
             .into_iter()
             .map(|s| {
                 let (p, running) = (p.clone(), running.clone());
                 let h = p.register_worker();
-                loom::thread::spawn(move || work(&p, &h, s, &running, 1))
+                loom::thread::spawn(move || work(&p, &h, s, &running, cores as usize))
             })
             .collect();
         let h = p.register_worker();
-        work(&p, &h, a, &running, 1);
+        work(
+            &p,
+            &h,
+            if main_on_b { b } else { a },
+            &running,
+            cores as usize,
+        );
         for t in threads {
             t.join().unwrap();
         }
@@ -53,27 +60,13 @@ fn loom_one_permit_three_workers_two_shares() {
 }
 
 #[test]
+fn loom_one_permit_three_workers_two_shares() {
+    three_workers(1, [3, 1], false);
+}
+
+#[test]
 fn loom_two_permits_three_workers() {
-    loom::model(|| {
-        let p = permits(2);
-        let a = p.add_share(p.root(), 1).unwrap();
-        let b = p.add_share(p.root(), 1).unwrap();
-        let running = Arc::new(AtomicUsize::new(0));
-        let threads: Vec<_> = [a, b]
-            .into_iter()
-            .map(|s| {
-                let (p, running) = (p.clone(), running.clone());
-                let h = p.register_worker();
-                loom::thread::spawn(move || work(&p, &h, s, &running, 2))
-            })
-            .collect();
-        let h = p.register_worker();
-        work(&p, &h, b, &running, 2);
-        for t in threads {
-            t.join().unwrap();
-        }
-        p.check();
-    });
+    three_workers(2, [1, 1], true);
 }
 
 #[test]
