@@ -18,9 +18,22 @@
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod deque;
+pub mod iter;
 mod pool;
+pub mod prelude;
 
 pub use pool::*;
+
+/// Parallel iterators over ranges (`(a..b).into_par_iter()`).
+pub mod range {
+    pub use crate::iter::sources::range::*;
+}
+
+/// Parallel iterators over slices (`slice.par_iter()`, `slice.par_iter_mut()`).
+pub mod slice {
+    pub use crate::iter::sources::slice::*;
+}
 
 mod shares;
 

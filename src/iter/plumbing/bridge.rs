@@ -1,0 +1,216 @@
+//! The drivers: split a producer and a consumer in step, recursively, through
+//! `join_context`, and fold the leaves sequentially.
+
+use super::splitter::{LengthSplitter, Splitter};
+use super::{Consumer, Folder, Producer, ProducerCallback, Reducer};
+use super::{UnindexedConsumer, UnindexedProducer};
+use crate::iter::IndexedParallelIterator;
+
+/// Items a sequential leaf processes between two safe points, where the shares
+/// scheduler may ask the worker to give its core back.
+const SAFE_POINT_EVERY: usize = 4096;
+
+/// Drives an indexed parallel iterator into a consumer.
+///
+/// ```
+/// use prorata::iter::IndexedParallelIterator;
+/// use prorata::iter::plumbing::{bridge, Consumer};
+///
+/// // An indexed adaptor's `drive` usually ends in a bridge:
+/// fn drive_it<I: IndexedParallelIterator, C: Consumer<I::Item>>(it: I, c: C) -> C::Result {
+///     bridge(it, c)
+/// }
+/// ```
+pub fn bridge<I, C>(par_iter: I, consumer: C) -> C::Result
+where
+    I: IndexedParallelIterator,
+    C: Consumer<I::Item>,
+{
+    let len = par_iter.len();
+    par_iter.with_producer(BridgeCallback { len, consumer })
+}
+
+struct BridgeCallback<C> {
+    len: usize,
+    consumer: C,
+}
+
+impl<C, T> ProducerCallback<T> for BridgeCallback<C>
+where
+    C: Consumer<T>,
+{
+    type Output = C::Result;
+
+    fn callback<P>(self, producer: P) -> C::Result
+    where
+        P: Producer<Item = T>,
+    {
+        bridge_producer_consumer(self.len, producer, self.consumer)
+    }
+}
+
+/// Splits `producer` (of `len` items) and `consumer` in step and runs the pieces in
+/// parallel; the result is the consumer's result over all items, in order.
+///
+/// ```
+/// use prorata::iter::plumbing::{bridge_producer_consumer, Producer};
+/// // Typically called from `ProducerCallback::callback` or `drive`; see `bridge`.
+/// fn run<P: Producer, C: prorata::iter::plumbing::Consumer<P::Item>>(
+///     len: usize, p: P, c: C,
+/// ) -> C::Result {
+///     bridge_producer_consumer(len, p, c)
+/// }
+/// ```
+pub fn bridge_producer_consumer<P, C>(len: usize, producer: P, consumer: C) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    let splitter = LengthSplitter::new(producer.min_len(), producer.max_len(), len);
+    split_indexed(len, false, splitter, producer, consumer)
+}
+
+fn split_indexed<P, C>(
+    len: usize,
+    migrated: bool,
+    mut splitter: LengthSplitter,
+    producer: P,
+    consumer: C,
+) -> C::Result
+where
+    P: Producer,
+    C: Consumer<P::Item>,
+{
+    if consumer.full() {
+        return consumer.into_folder().complete();
+    }
+    if !splitter.try_split(len, migrated) {
+        return fold_with_safe_points(len, producer, consumer.into_folder()).complete();
+    }
+    let mid = len / 2;
+    let (left_producer, right_producer) = producer.split_at(mid);
+    let (left_consumer, right_consumer, reducer) = consumer.split_at(mid);
+    let (left, right) = crate::join_context(
+        |ctx| split_indexed(mid, ctx.migrated(), splitter, left_producer, left_consumer),
+        |ctx| {
+            split_indexed(
+                len - mid,
+                ctx.migrated(),
+                splitter,
+                right_producer,
+                right_consumer,
+            )
+        },
+    );
+    reducer.reduce(left, right)
+}
+
+/// Folds a leaf sequentially, in runs of `SAFE_POINT_EVERY` items with a safe point
+/// between runs. A loop, not recursion: a leaf may hold billions of items.
+fn fold_with_safe_points<P, F>(len: usize, producer: P, mut folder: F) -> F
+where
+    P: Producer,
+    F: Folder<P::Item>,
+{
+    let mut rest = producer;
+    let mut left = len;
+    while left > SAFE_POINT_EVERY {
+        let (run, tail) = rest.split_at(SAFE_POINT_EVERY);
+        folder = run.fold_with(folder);
+        if folder.full() {
+            return folder;
+        }
+        crate::pool::safe_point();
+        rest = tail;
+        left -= SAFE_POINT_EVERY;
+    }
+    rest.fold_with(folder)
+}
+
+/// Splits an unindexed producer and consumer in step and runs the pieces in parallel.
+///
+/// ```
+/// use prorata::iter::plumbing::{bridge_unindexed, UnindexedConsumer, UnindexedProducer};
+/// fn run<P: UnindexedProducer, C: UnindexedConsumer<P::Item>>(p: P, c: C) -> C::Result {
+///     bridge_unindexed(p, c)
+/// }
+/// ```
+pub fn bridge_unindexed<P, C>(producer: P, consumer: C) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    split_unindexed(false, Splitter::new(), producer, consumer)
+}
+
+fn split_unindexed<P, C>(
+    migrated: bool,
+    mut splitter: Splitter,
+    producer: P,
+    consumer: C,
+) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    if consumer.full() {
+        return consumer.into_folder().complete();
+    }
+    if !splitter.try_split(migrated) {
+        return fold_unindexed(producer, consumer);
+    }
+    let (left_producer, right_producer) = match producer.split() {
+        (left, Some(right)) => (left, right),
+        (whole, None) => return fold_unindexed(whole, consumer),
+    };
+    let reducer = consumer.to_reducer();
+    let left_consumer = consumer.split_off_left();
+    let (left, right) = crate::join_context(
+        |ctx| split_unindexed(ctx.migrated(), splitter, left_producer, left_consumer),
+        |ctx| split_unindexed(ctx.migrated(), splitter, right_producer, consumer),
+    );
+    reducer.reduce(left, right)
+}
+
+fn fold_unindexed<P, C>(producer: P, consumer: C) -> C::Result
+where
+    P: UnindexedProducer,
+    C: UnindexedConsumer<P::Item>,
+{
+    let folder = SafePointFolder {
+        inner: consumer.into_folder(),
+        count: 0,
+    };
+    producer.fold_with(folder).inner.complete()
+}
+
+/// Wraps a folder to pass a safe point every `SAFE_POINT_EVERY` items, for sources that
+/// cannot be cut into runs by index.
+struct SafePointFolder<F> {
+    inner: F,
+    count: usize,
+}
+
+impl<T, F: Folder<T>> Folder<T> for SafePointFolder<F> {
+    type Result = F::Result;
+
+    #[inline]
+    fn consume(mut self, item: T) -> Self {
+        self.count += 1;
+        if self.count == SAFE_POINT_EVERY {
+            self.count = 0;
+            crate::pool::safe_point();
+        }
+        self.inner = self.inner.consume(item);
+        self
+    }
+
+    fn complete(self) -> F::Result {
+        self.inner.complete()
+    }
+
+    #[inline]
+    fn full(&self) -> bool {
+        self.inner.full()
+    }
+}

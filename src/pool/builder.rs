@@ -1,0 +1,517 @@
+//! `ThreadPoolBuilder`: configuring and starting a pool; `ThreadBuilder` for
+//! `build_scoped`; `ThreadPoolBuildError`.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use super::global;
+use super::registry::{Handlers, Registry};
+use super::sleep::THREADS_MAX;
+use super::thread_pool::ThreadPool;
+use super::unwind;
+use super::worker::WorkerThread;
+use crate::deque::Local;
+
+/// Builds a [`ThreadPool`] (or the global pool).
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// assert_eq!(pool.current_num_threads(), 2);
+/// ```
+#[derive(Default)]
+pub struct ThreadPoolBuilder {
+    num_threads: usize,
+    use_current_thread: bool,
+    thread_name: Option<Box<dyn FnMut(usize) -> String>>,
+    stack_size: Option<usize>,
+    handlers: Handlers,
+}
+
+impl fmt::Debug for ThreadPoolBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadPoolBuilder")
+            .field("num_threads", &self.num_threads)
+            .field("use_current_thread", &self.use_current_thread)
+            .field("thread_name", &self.thread_name.is_some())
+            .field("stack_size", &self.stack_size)
+            .field("panic_handler", &self.handlers.panic.is_some())
+            .field("start_handler", &self.handlers.start.is_some())
+            .field("exit_handler", &self.handlers.exit.is_some())
+            .finish()
+    }
+}
+
+/// What kind of failure a [`ThreadPoolBuildError`] reports.
+///
+/// ```
+/// use prorata::ThreadPoolBuildErrorKind;
+/// let _ = prorata::ThreadPoolBuilder::new().build_global();
+/// let err = prorata::ThreadPoolBuilder::new().build_global().unwrap_err();
+/// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::GlobalPoolAlreadyInitialized);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ThreadPoolBuildErrorKind {
+    /// `build_global` was called after the global pool was built (explicitly or lazily).
+    GlobalPoolAlreadyInitialized,
+    /// The operating system refused to start a worker thread.
+    ThreadSpawn,
+    /// `use_current_thread` was asked on a thread that already is a worker of a pool.
+    CurrentThreadAlreadyInPool,
+}
+
+/// Error returned when a pool cannot be built. Threads started before the failure are
+/// shut down before it is returned.
+///
+/// ```
+/// let _ = prorata::ThreadPoolBuilder::new().build_global();
+/// let err = prorata::ThreadPoolBuilder::new().build_global().unwrap_err();
+/// assert!(err.to_string().contains("global"));
+/// ```
+#[derive(Debug)]
+pub struct ThreadPoolBuildError {
+    kind: ThreadPoolBuildErrorKind,
+    io: Option<io::Error>,
+}
+
+impl ThreadPoolBuildError {
+    pub(crate) fn new(kind: ThreadPoolBuildErrorKind) -> Self {
+        ThreadPoolBuildError { kind, io: None }
+    }
+
+    /// What went wrong.
+    ///
+    /// ```
+    /// let _ = prorata::ThreadPoolBuilder::new().build_global();
+    /// let err = prorata::ThreadPoolBuilder::new().build_global().unwrap_err();
+    /// assert_eq!(err.kind(), prorata::ThreadPoolBuildErrorKind::GlobalPoolAlreadyInitialized);
+    /// ```
+    pub fn kind(&self) -> ThreadPoolBuildErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for ThreadPoolBuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.kind, &self.io) {
+            (ThreadPoolBuildErrorKind::GlobalPoolAlreadyInitialized, _) => {
+                f.write_str("the global thread pool has already been initialized")
+            }
+            (ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool, _) => {
+                f.write_str("the current thread is already part of a thread pool")
+            }
+            (ThreadPoolBuildErrorKind::ThreadSpawn, Some(e)) => {
+                write!(f, "could not start a worker thread: {e}")
+            }
+            (ThreadPoolBuildErrorKind::ThreadSpawn, None) => {
+                f.write_str("could not start a worker thread")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ThreadPoolBuildError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.io.as_ref().map(|e| e as _)
+    }
+}
+
+/// A worker thread waiting to run, handed to the wrapper of
+/// [`ThreadPoolBuilder::build_scoped`], which must call [`ThreadBuilder::run`] on the thread.
+///
+/// ```
+/// let n = prorata::ThreadPoolBuilder::new()
+///     .num_threads(2)
+///     .build_scoped(|thread| thread.run(), |pool| pool.install(prorata::current_num_threads))
+///     .unwrap();
+/// assert_eq!(n, 2);
+/// ```
+pub struct ThreadBuilder {
+    name: Option<String>,
+    stack_size: Option<usize>,
+    worker: WorkerThread,
+}
+
+impl fmt::Debug for ThreadBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadBuilder")
+            .field("index", &self.worker.index())
+            .field("name", &self.name)
+            .field("stack_size", &self.stack_size)
+            .finish()
+    }
+}
+
+impl ThreadBuilder {
+    /// The worker's index in its pool.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .build_scoped(|t| { assert_eq!(t.index(), 0); t.run() }, |_| ())
+    ///     .unwrap();
+    /// ```
+    pub fn index(&self) -> usize {
+        self.worker.index()
+    }
+
+    /// The name set with [`ThreadPoolBuilder::thread_name`], if any.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .thread_name(|i| format!("w{i}"))
+    ///     .build_scoped(|t| { assert_eq!(t.name(), Some("w0")); t.run() }, |_| ())
+    ///     .unwrap();
+    /// ```
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The stack size set with [`ThreadPoolBuilder::stack_size`], if any.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .build_scoped(|t| { assert_eq!(t.stack_size(), None); t.run() }, |_| ())
+    ///     .unwrap();
+    /// ```
+    pub fn stack_size(&self) -> Option<usize> {
+        self.stack_size
+    }
+
+    /// Runs the worker on the current thread until the pool terminates.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .build_scoped(|t| t.run(), |pool| pool.install(|| ()))
+    ///     .unwrap();
+    /// ```
+    pub fn run(self) {
+        let worker = self.worker;
+        // SAFETY: `worker` lives on this frame until `clear_current` below.
+        unsafe { WorkerThread::set_current(&worker) };
+        worker.main_loop();
+        WorkerThread::clear_current();
+    }
+}
+
+thread_local! {
+    /// The worker of a `use_current_thread` pool living on this thread.
+    static CURRENT_THREAD_WORKER: CurrentThreadWorker = const { CurrentThreadWorker(RefCell::new(None)) };
+}
+
+/// Holds the worker of a `use_current_thread` pool; unregisters it when dropped.
+struct CurrentThreadWorker(RefCell<Option<Box<WorkerThread>>>);
+
+impl Drop for CurrentThreadWorker {
+    fn drop(&mut self) {
+        if self.0.get_mut().is_some() {
+            WorkerThread::clear_current();
+        }
+    }
+}
+
+/// If the current thread is worker 0 of `registry` by `use_current_thread`, stops that.
+pub(crate) fn release_current_thread(registry: &Registry) {
+    let _ = CURRENT_THREAD_WORKER.try_with(|holder| {
+        let mut slot = holder.0.borrow_mut();
+        if slot
+            .as_ref()
+            .is_some_and(|w| w.registry().id() == registry.id())
+        {
+            WorkerThread::clear_current();
+            *slot = None;
+        }
+    });
+}
+
+impl ThreadPoolBuilder {
+    /// A builder with default settings.
+    ///
+    /// ```
+    /// let _ = prorata::ThreadPoolBuilder::new();
+    /// ```
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of worker threads; 0 (the default) means the environment variable
+    /// `PRORATA_NUM_THREADS` if it holds a positive number, else the number of CPUs.
+    /// Values above [`max_num_threads`](crate::max_num_threads) are clamped.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    /// assert_eq!(pool.current_num_threads(), 4);
+    /// ```
+    pub fn num_threads(mut self, n: usize) -> Self {
+        self.num_threads = n;
+        self
+    }
+
+    /// Makes the thread calling `build` worker 0 of the pool: it does not run a main loop,
+    /// but it executes the pool's jobs whenever it waits inside the pool (and `join` or
+    /// `scope` called on it run in this pool). It stops being a worker when the pool is
+    /// dropped on this thread (or when the thread exits).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .use_current_thread()
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pool.current_thread_index(), Some(0));
+    /// ```
+    pub fn use_current_thread(mut self) -> Self {
+        self.use_current_thread = true;
+        self
+    }
+
+    /// Names the worker threads: `f` gets the worker's index.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .thread_name(|i| format!("worker-{i}"))
+    ///     .build()
+    ///     .unwrap();
+    /// let name = pool.install(|| std::thread::current().name().map(String::from));
+    /// assert_eq!(name.as_deref(), Some("worker-0"));
+    /// ```
+    pub fn thread_name<F>(mut self, f: F) -> Self
+    where
+        F: FnMut(usize) -> String + 'static,
+    {
+        self.thread_name = Some(Box::new(f));
+        self
+    }
+
+    /// The stack size of the worker threads, in bytes.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().stack_size(1 << 20).build().unwrap();
+    /// assert_eq!(pool.install(|| 1), 1);
+    /// ```
+    pub fn stack_size(mut self, bytes: usize) -> Self {
+        self.stack_size = Some(bytes);
+        self
+    }
+
+    /// Called with the payload of a panic in a job started by `spawn`, `spawn_fifo` or
+    /// `spawn_broadcast` (panics in `join`, `scope`, `install` and `broadcast` go back to
+    /// their caller instead). **Without a panic handler, such a panic aborts the process**,
+    /// as in Rayon: nobody waits for a spawned job, so there is nobody to report it to. If
+    /// the handler itself panics, the process aborts.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let seen = Arc::new(AtomicUsize::new(0));
+    /// let s = Arc::clone(&seen);
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .panic_handler(move |_| { s.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()
+    ///     .unwrap();
+    /// pool.spawn(|| panic!("oops"));
+    /// drop(pool); // waits for the spawned job
+    /// assert_eq!(seen.load(Ordering::SeqCst), 1);
+    /// ```
+    pub fn panic_handler<H>(mut self, handler: H) -> Self
+    where
+        H: Fn(Box<dyn std::any::Any + Send>) + Send + Sync + 'static,
+    {
+        self.handlers.panic = Some(Box::new(handler));
+        self
+    }
+
+    /// Called on each worker thread when it starts, with its index. A panic aborts.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .start_handler(|i| assert!(i < 2))
+    ///     .build()
+    ///     .unwrap();
+    /// # drop(pool);
+    /// ```
+    pub fn start_handler<H>(mut self, handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.handlers.start = Some(Box::new(handler));
+        self
+    }
+
+    /// Called on each worker thread when it exits, with its index. A panic aborts.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    /// let exited = Arc::new(AtomicUsize::new(0));
+    /// let e = Arc::clone(&exited);
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .exit_handler(move |_| { e.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()
+    ///     .unwrap();
+    /// drop(pool); // joins the workers
+    /// assert_eq!(exited.load(Ordering::SeqCst), 2);
+    /// ```
+    pub fn exit_handler<H>(mut self, handler: H) -> Self
+    where
+        H: Fn(usize) + Send + Sync + 'static,
+    {
+        self.handlers.exit = Some(Box::new(handler));
+        self
+    }
+
+    /// Builds the pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().build().unwrap();
+    /// assert!(pool.current_num_threads() >= 1);
+    /// ```
+    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
+        let mut handles = Vec::new();
+        let result = self.build_registry(|thread| {
+            handles.push(spawn_std_thread(thread)?);
+            Ok(())
+        });
+        match result {
+            Ok(registry) => Ok(ThreadPool::new(registry, handles)),
+            Err(e) => {
+                // The registry was terminated: the started threads exit; wait for them.
+                for handle in handles {
+                    let _ = handle.join();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Builds the global pool, used by the free functions ([`join`](crate::join),
+    /// [`spawn`](crate::spawn), ...) outside any pool. Fails if it was built already
+    /// (explicitly, or lazily by an earlier use).
+    ///
+    /// ```
+    /// let first = prorata::ThreadPoolBuilder::new().build_global();
+    /// assert!(prorata::ThreadPoolBuilder::new().build_global().is_err());
+    /// # drop(first);
+    /// ```
+    pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
+        global::init_global(|| self.build_registry(|thread| spawn_std_thread(thread).map(drop)))
+    }
+
+    /// Builds a pool whose threads are scoped threads: `wrapper` is called on each new
+    /// thread with its [`ThreadBuilder`] and must call [`ThreadBuilder::run`] (so it can
+    /// set up thread-local state around it); `with_pool` then runs with the pool, which is
+    /// shut down and its threads joined before this returns.
+    ///
+    /// ```
+    /// let data = vec![1, 2, 3];
+    /// let sum = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .build_scoped(|t| t.run(), |pool| pool.install(|| data.iter().sum::<i32>()))
+    ///     .unwrap();
+    /// assert_eq!(sum, 6);
+    /// ```
+    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, ThreadPoolBuildError>
+    where
+        W: Fn(ThreadBuilder) + Sync,
+        F: FnOnce(&ThreadPool) -> R,
+    {
+        std::thread::scope(|s| {
+            let wrapper = &wrapper;
+            let registry = self.build_registry(|thread| {
+                let mut b = std::thread::Builder::new();
+                if let Some(name) = &thread.name {
+                    b = b.name(name.clone());
+                }
+                if let Some(size) = thread.stack_size {
+                    b = b.stack_size(size);
+                }
+                b.spawn_scoped(s, move || wrapper(thread)).map(drop)
+            })?;
+            let pool = ThreadPool::new(registry, Vec::new());
+            let result = unwind::halt_unwinding(|| with_pool(&pool));
+            drop(pool);
+            match result {
+                Ok(r) => Ok(r),
+                Err(p) => unwind::resume_unwinding(p),
+            }
+        })
+    }
+
+    fn resolved_num_threads(&self) -> usize {
+        let n = if self.num_threads > 0 {
+            self.num_threads
+        } else {
+            std::env::var("PRORATA_NUM_THREADS")
+                .ok()
+                .and_then(|s| s.trim().parse::<usize>().ok())
+                .filter(|&n| n > 0)
+                .unwrap_or_else(num_cpus::get)
+        };
+        n.clamp(1, THREADS_MAX)
+    }
+
+    /// Makes the registry and starts its threads through `spawn`; on failure, stops the
+    /// threads already started and returns the error.
+    pub(crate) fn build_registry(
+        mut self,
+        mut spawn: impl FnMut(ThreadBuilder) -> io::Result<()>,
+    ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
+        if self.use_current_thread && WorkerThread::current().is_some() {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
+            ));
+        }
+        let n = self.resolved_num_threads();
+        let (registry, deques) = Registry::new(n, std::mem::take(&mut self.handlers));
+        let mut current: Option<Local<_>> = None;
+        for (index, deque) in deques.into_iter().enumerate() {
+            if self.use_current_thread && index == 0 {
+                current = Some(deque);
+                continue;
+            }
+            let thread = ThreadBuilder {
+                name: self.thread_name.as_mut().map(|f| f(index)),
+                stack_size: self.stack_size,
+                worker: WorkerThread::new(Arc::clone(&registry), index, deque),
+            };
+            if let Err(e) = spawn(thread) {
+                // Stop the threads already started (they exit once they see the latch).
+                registry.terminate();
+                return Err(ThreadPoolBuildError {
+                    kind: ThreadPoolBuildErrorKind::ThreadSpawn,
+                    io: Some(e),
+                });
+            }
+        }
+        if let Some(deque) = current {
+            let worker = Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque));
+            // SAFETY: the box is kept in this thread's CURRENT_THREAD_WORKER until it is
+            // unregistered (pool dropped on this thread, or thread exit).
+            unsafe { WorkerThread::set_current(&*worker) };
+            CURRENT_THREAD_WORKER.with(|holder| *holder.0.borrow_mut() = Some(worker));
+        }
+        Ok(registry)
+    }
+}
+
+/// Starts a worker on a new standard thread.
+fn spawn_std_thread(thread: ThreadBuilder) -> io::Result<JoinHandle<()>> {
+    let mut b = std::thread::Builder::new();
+    if let Some(name) = &thread.name {
+        b = b.name(name.clone());
+    }
+    if let Some(size) = thread.stack_size {
+        b = b.stack_size(size);
+    }
+    b.spawn(move || thread.run())
+}

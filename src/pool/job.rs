@@ -1,0 +1,221 @@
+//! Jobs: type-erased references to work (`JobRef`), stack jobs for `join`/`install`,
+//! heap jobs for `spawn`/`scope`.
+
+use std::cell::UnsafeCell;
+use std::mem;
+use std::sync::Arc;
+
+use super::latch::Latch;
+use super::unwind::{self, AbortIfPanic, Payload};
+
+/// Something that can be executed through a [`JobRef`].
+pub(crate) trait Job {
+    /// Runs the job.
+    ///
+    /// # Safety
+    /// `this` points to a live job that has not been executed yet; each job is executed
+    /// at most once.
+    unsafe fn execute(this: *const Self);
+}
+
+/// A type-erased job: a data pointer and the function that runs it. Two words, `Copy`-free
+/// on purpose (a `JobRef` is executed exactly once).
+#[derive(Debug)]
+pub(crate) struct JobRef {
+    pointer: *const (),
+    execute_fn: unsafe fn(*const ()),
+}
+
+// SAFETY: a JobRef is only made from jobs whose data may be sent to and executed on another
+// thread (closures bounded by `Send`, latches built for cross-thread use).
+unsafe impl Send for JobRef {}
+
+/// Calls `T::execute` on an erased pointer.
+///
+/// # Safety
+/// Same as [`Job::execute`], with `this` pointing to a `T`.
+unsafe fn execute_erased<T: Job>(this: *const ()) {
+    // SAFETY: forwarded from the caller.
+    unsafe { T::execute(this.cast::<T>()) }
+}
+
+impl JobRef {
+    /// Erases a job.
+    ///
+    /// # Safety
+    /// `data` must stay valid until the job has executed.
+    #[inline]
+    pub(crate) unsafe fn new<T: Job>(data: *const T) -> JobRef {
+        JobRef {
+            pointer: data.cast(),
+            execute_fn: execute_erased::<T>,
+        }
+    }
+
+    /// An identity for comparing job references (the data pointer and function).
+    #[inline]
+    pub(crate) fn id(&self) -> (usize, usize) {
+        (self.pointer as usize, self.execute_fn as usize)
+    }
+
+    /// Runs the job.
+    ///
+    /// # Safety
+    /// The job's data is still valid and the job was not executed before.
+    #[inline]
+    pub(crate) unsafe fn execute(self) {
+        // SAFETY: forwarded from the caller.
+        unsafe { (self.execute_fn)(self.pointer) }
+    }
+}
+
+/// The outcome of a job.
+pub(crate) enum JobResult<T> {
+    /// Not run yet.
+    None,
+    /// Returned normally.
+    Ok(T),
+    /// Panicked.
+    Panic(Payload),
+}
+
+impl<T> JobResult<T> {
+    /// Runs `f`, catching a panic.
+    #[inline]
+    pub(crate) fn call(f: impl FnOnce() -> T) -> Self {
+        match unwind::halt_unwinding(f) {
+            Ok(v) => JobResult::Ok(v),
+            Err(p) => JobResult::Panic(p),
+        }
+    }
+
+    /// The value, or the panic re-raised.
+    pub(crate) fn into_return_value(self) -> T {
+        match self {
+            JobResult::None => unreachable!("prorata: job result read before the job ran"),
+            JobResult::Ok(v) => v,
+            JobResult::Panic(p) => unwind::resume_unwinding(p),
+        }
+    }
+}
+
+/// A job living on the stack of the thread that waits for it. `F` gets whether it was
+/// run by a thief (`true`) when executed through its `JobRef`.
+pub(crate) struct StackJob<L, F, R> {
+    pub(crate) latch: L,
+    func: UnsafeCell<Option<F>>,
+    result: UnsafeCell<JobResult<R>>,
+}
+
+impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
+    /// A job that will set `latch` when done.
+    #[inline]
+    pub(crate) fn new(func: F, latch: L) -> Self {
+        StackJob {
+            latch,
+            func: UnsafeCell::new(Some(func)),
+            result: UnsafeCell::new(JobResult::None),
+        }
+    }
+
+    /// A reference to queue.
+    ///
+    /// # Safety
+    /// The job must not move or be dropped until it has executed or been taken back.
+    #[inline]
+    pub(crate) unsafe fn as_job_ref(&self) -> JobRef {
+        // SAFETY: the caller keeps `self` in place until the job ran.
+        unsafe { JobRef::new(self) }
+    }
+
+    /// Runs the job on the current thread, when it was taken back before anyone ran it.
+    #[inline]
+    pub(crate) fn run_inline(self, migrated: bool) -> R {
+        let func = self
+            .func
+            .into_inner()
+            .expect("prorata: stack job ran twice");
+        func(migrated)
+    }
+
+    /// The result of the executed job (re-raising its panic).
+    #[inline]
+    pub(crate) fn into_result(self) -> R {
+        self.result.into_inner().into_return_value()
+    }
+}
+
+impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> Job for StackJob<L, F, R> {
+    unsafe fn execute(this: *const Self) {
+        let abort = AbortIfPanic;
+        // SAFETY: the caller guarantees `this` is live and executed once; the owner does not
+        // touch `func`/`result` until the latch is set.
+        unsafe {
+            let func = (*(*this).func.get())
+                .take()
+                .expect("prorata: stack job ran twice");
+            *(*this).result.get() = JobResult::call(|| func(true));
+            // After this, `*this` may be freed by the waiting owner: no access follows.
+            L::set(&raw const (*this).latch);
+        }
+        mem::forget(abort);
+    }
+}
+
+/// A boxed job, for work nobody waits on directly (`spawn`, scope spawns).
+pub(crate) struct HeapJob<F> {
+    func: F,
+}
+
+impl<F: FnOnce() + Send> HeapJob<F> {
+    /// Boxes `func`.
+    pub(crate) fn new(func: F) -> Box<Self> {
+        Box::new(HeapJob { func })
+    }
+
+    /// Leaks the box into a `JobRef`; executing it frees the box.
+    ///
+    /// # Safety
+    /// Everything `func` borrows must outlive the job's execution.
+    pub(crate) unsafe fn into_job_ref(self: Box<Self>) -> JobRef {
+        // SAFETY: the box is leaked and reclaimed exactly once in `execute`.
+        unsafe { JobRef::new(Box::into_raw(self)) }
+    }
+}
+
+impl<F: FnOnce() + Send> Job for HeapJob<F> {
+    unsafe fn execute(this: *const Self) {
+        // SAFETY: `this` came from `Box::into_raw` in `into_job_ref` and runs once.
+        let this = unsafe { Box::from_raw(this.cast_mut()) };
+        (this.func)();
+    }
+}
+
+/// A shared job run once per worker (`spawn_broadcast`).
+pub(crate) struct ArcJob<F> {
+    func: F,
+}
+
+impl<F: Fn() + Send + Sync> ArcJob<F> {
+    /// Shares `func`.
+    pub(crate) fn new(func: F) -> Arc<Self> {
+        Arc::new(ArcJob { func })
+    }
+
+    /// One more reference to execute; each holds a count on the `Arc`.
+    ///
+    /// # Safety
+    /// Everything `func` borrows must outlive the job's execution.
+    pub(crate) unsafe fn as_job_ref(this: &Arc<Self>) -> JobRef {
+        // SAFETY: the count taken here is given back in `execute`.
+        unsafe { JobRef::new(Arc::into_raw(Arc::clone(this))) }
+    }
+}
+
+impl<F: Fn() + Send + Sync> Job for ArcJob<F> {
+    unsafe fn execute(this: *const Self) {
+        // SAFETY: `this` came from `Arc::into_raw` in `as_job_ref`, executed once.
+        let this = unsafe { Arc::from_raw(this) };
+        (this.func)();
+    }
+}

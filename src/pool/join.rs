@@ -1,0 +1,133 @@
+//! `join`: run two closures, potentially in parallel (work-first, with leapfrogging).
+
+use super::global::global_registry;
+use super::job::StackJob;
+use super::latch::SpinLatch;
+use super::unwind;
+use super::worker::WorkerThread;
+
+/// Context passed to the closures of [`join_context`].
+///
+/// ```
+/// let (a, _) = prorata::join_context(|ctx| ctx.migrated(), |_| ());
+/// assert!(!a || a);
+/// ```
+#[derive(Debug)]
+pub struct FnContext {
+    migrated: bool,
+}
+
+impl FnContext {
+    #[inline]
+    fn new(migrated: bool) -> Self {
+        FnContext { migrated }
+    }
+
+    /// Whether the closure runs on a different thread than the one that called
+    /// `join_context` (that is, it was stolen, or the call came from outside the pool).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// pool.install(|| prorata::join_context(|ctx| assert!(!ctx.migrated()), |_| ()));
+    /// ```
+    #[inline]
+    pub fn migrated(&self) -> bool {
+        self.migrated
+    }
+}
+
+/// Runs two closures, potentially in parallel, and returns both results.
+///
+/// The calling worker runs `oper_a` itself and leaves `oper_b` on its deque for a thief;
+/// if nobody took it, it runs `oper_b` too. Called from outside any pool, the pair runs
+/// in the global pool. If either closure panics, the panic is re-raised after both have
+/// finished (the first one's, if both panic).
+///
+/// ```
+/// let (x, y) = prorata::join(|| 1, || 2);
+/// assert_eq!(x + y, 3);
+/// ```
+#[inline]
+pub fn join<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce() -> RA + Send,
+    B: FnOnce() -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    join_context(|_| oper_a(), |_| oper_b())
+}
+
+/// Like [`join`], but each closure learns whether it was stolen.
+///
+/// ```
+/// let (x, y) = prorata::join_context(|_| 1, |_| 2);
+/// assert_eq!((x, y), (1, 2));
+/// ```
+#[inline]
+pub fn join_context<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    match WorkerThread::current() {
+        Some(worker) => join_on_worker(worker, false, oper_a, oper_b),
+        None => global_registry()
+            .in_worker(|worker, injected| join_on_worker(worker, injected, oper_a, oper_b)),
+    }
+}
+
+/// The work-first join, on a worker of the pool.
+#[inline]
+pub(crate) fn join_on_worker<A, B, RA, RB>(
+    worker: &WorkerThread,
+    injected: bool,
+    oper_a: A,
+    oper_b: B,
+) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    worker.check_preempt();
+    let job_b = StackJob::new(
+        |migrated| oper_b(FnContext::new(migrated)),
+        SpinLatch::new(worker.registry(), worker.index()),
+    );
+    // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set;
+    // every path below (including a panic of `oper_a`) waits for one of the two.
+    let job_b_ref = unsafe { job_b.as_job_ref() };
+    let job_b_id = job_b_ref.id();
+    worker.push(job_b_ref);
+
+    let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
+        Ok(v) => v,
+        Err(payload) => {
+            // B may be running elsewhere with borrowed data: wait for it first.
+            worker.wait_until(&job_b.latch.core);
+            unwind::resume_unwinding(payload);
+        }
+    };
+
+    while !job_b.latch.core.probe() {
+        match worker.take_local_job() {
+            Some(job) if job.id() == job_b_id => {
+                // Nobody stole B: run it here, without the latch.
+                let result_b = job_b.run_inline(injected);
+                return (result_a, result_b);
+            }
+            // A job `oper_a` left behind (a `spawn`): run it to get back down to B.
+            // SAFETY: a queued job is live until executed, and executed once.
+            Some(job) => unsafe { worker.execute(job) },
+            None => {
+                worker.wait_until(&job_b.latch.core);
+                break;
+            }
+        }
+    }
+    (result_a, job_b.into_result())
+}

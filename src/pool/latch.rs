@@ -1,0 +1,279 @@
+//! Latches: one-shot "this job is done" signals.
+//!
+//! The fast path is a plain atomic state ([`CoreLatch`]): a worker waiting on it keeps
+//! executing other jobs and only sleeps after the sleep protocol says so. The setter learns
+//! from the swapped-out state whether the waiter fell asleep, and wakes it only then.
+
+use std::sync::Arc;
+
+use super::registry::Registry;
+use super::sync::{AtomicUsize, Condvar, Mutex, Ordering};
+
+/// A signal that can be set once (per use).
+pub(crate) trait Latch {
+    /// Sets the latch, waking its waiter if needed.
+    ///
+    /// # Safety
+    /// `this` is valid on entry; the waiter may free it as soon as the latch is set, so
+    /// implementations must not touch `*this` after setting the state.
+    unsafe fn set(this: *const Self);
+}
+
+const UNSET: usize = 0;
+const SLEEPING: usize = 1;
+const SET: usize = 2;
+
+/// The atomic state shared by all latches a worker can wait on.
+#[derive(Debug)]
+pub(crate) struct CoreLatch {
+    state: AtomicUsize,
+}
+
+impl CoreLatch {
+    /// An unset latch.
+    #[inline]
+    pub(crate) fn new() -> Self {
+        CoreLatch {
+            state: AtomicUsize::new(UNSET),
+        }
+    }
+
+    /// Whether the latch is set (acquiring what the setter published).
+    #[inline]
+    pub(crate) fn probe(&self) -> bool {
+        self.state.load(Ordering::Acquire) == SET
+    }
+
+    /// The waiter announces it is going to sleep; false if the latch was set already.
+    #[inline]
+    pub(crate) fn fall_asleep(&self) -> bool {
+        self.state
+            .compare_exchange(UNSET, SLEEPING, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+    }
+
+    /// The waiter is awake again (no effect if the latch was set meanwhile).
+    #[inline]
+    pub(crate) fn wake_up(&self) {
+        let _ = self
+            .state
+            .compare_exchange(SLEEPING, UNSET, Ordering::Relaxed, Ordering::Relaxed);
+    }
+
+    /// Sets the latch; returns whether the waiter was asleep (and so must be woken).
+    ///
+    /// # Safety
+    /// `this` is valid on entry; it is not touched after the swap.
+    #[inline]
+    pub(crate) unsafe fn set(this: *const Self) -> bool {
+        // SAFETY: valid on entry per the contract; the swap is the last access.
+        unsafe { (*this).state.swap(SET, Ordering::AcqRel) == SLEEPING }
+    }
+}
+
+/// The latch of a `join`'s second half: a core latch plus who to wake.
+pub(crate) struct SpinLatch<'r> {
+    pub(crate) core: CoreLatch,
+    registry: &'r Arc<Registry>,
+    target_worker: usize,
+    /// Set when the job runs in another registry than the waiter's, which then must be
+    /// kept alive by the setter until the wake-up is done.
+    cross: bool,
+}
+
+impl<'r> SpinLatch<'r> {
+    /// A latch waited on by worker `target_worker` of `registry`, set from the same registry.
+    #[inline]
+    pub(crate) fn new(registry: &'r Arc<Registry>, target_worker: usize) -> Self {
+        SpinLatch {
+            core: CoreLatch::new(),
+            registry,
+            target_worker,
+            cross: false,
+        }
+    }
+
+    /// Like [`SpinLatch::new`], but set from a worker of another registry.
+    pub(crate) fn cross(registry: &'r Arc<Registry>, target_worker: usize) -> Self {
+        SpinLatch {
+            cross: true,
+            ..SpinLatch::new(registry, target_worker)
+        }
+    }
+}
+
+impl Latch for SpinLatch<'_> {
+    #[inline]
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is valid until the core latch is set; everything needed after that
+        // is copied out first. Same-registry setters are workers of that registry, which is
+        // alive while they run; cross-registry setters hold their own Arc.
+        unsafe {
+            let cross_registry;
+            let registry: &Registry = if (*this).cross {
+                cross_registry = Arc::clone((*this).registry);
+                &cross_registry
+            } else {
+                (*this).registry
+            };
+            let target = (*this).target_worker;
+            if CoreLatch::set(&raw const (*this).core) {
+                registry.sleep.wake_specific_thread(target);
+            }
+        }
+    }
+}
+
+/// A latch for threads outside the pool: a mutex and a condition variable.
+#[derive(Debug)]
+pub(crate) struct LockLatch {
+    m: Mutex<bool>,
+    v: Condvar,
+}
+
+impl LockLatch {
+    /// An unset latch.
+    pub(crate) fn new() -> Self {
+        LockLatch {
+            m: Mutex::new(false),
+            v: Condvar::new(),
+        }
+    }
+
+    /// Blocks until set, then resets it for the next use.
+    pub(crate) fn wait_and_reset(&self) {
+        let mut guard = self.m.lock().unwrap_or_else(|e| e.into_inner());
+        while !*guard {
+            guard = self.v.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+        *guard = false;
+    }
+
+    /// Blocks until set.
+    pub(crate) fn wait(&self) {
+        let mut guard = self.m.lock().unwrap_or_else(|e| e.into_inner());
+        while !*guard {
+            guard = self.v.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+impl Latch for LockLatch {
+    unsafe fn set(this: *const Self) {
+        // SAFETY: the waiter cannot observe `true` (and free the latch) before we release
+        // the mutex, which is the last thing the guard's drop does.
+        unsafe {
+            let mut guard = (*this).m.lock().unwrap_or_else(|e| e.into_inner());
+            *guard = true;
+            (*this).v.notify_all();
+        }
+    }
+}
+
+/// A reference to a latch living elsewhere (a thread-local or a shared counter).
+pub(crate) struct LatchRef<'a, L> {
+    inner: &'a L,
+}
+
+impl<'a, L> LatchRef<'a, L> {
+    /// Refers to `inner`.
+    pub(crate) fn new(inner: &'a L) -> Self {
+        LatchRef { inner }
+    }
+}
+
+impl<L: Latch> Latch for LatchRef<'_, L> {
+    #[inline]
+    unsafe fn set(this: *const Self) {
+        // SAFETY: the referenced latch outlives the job holding this reference; the pointer
+        // is read before anything is set.
+        unsafe { L::set((*this).inner) }
+    }
+}
+
+// SAFETY: a LatchRef only gives access to `L`'s thread-safe `set`.
+unsafe impl<L: Sync> Sync for LatchRef<'_, L> {}
+
+/// How a [`CountLatch`]'s owner waits.
+enum CountLatchKind {
+    /// A worker that keeps stealing while it waits.
+    Stealing {
+        core: CoreLatch,
+        registry: Arc<Registry>,
+        worker_index: usize,
+    },
+    /// A thread outside the pool, blocked on a lock.
+    Blocking { latch: LockLatch },
+}
+
+/// A latch set when a counter of outstanding jobs drops to zero (scopes, broadcasts).
+pub(crate) struct CountLatch {
+    counter: AtomicUsize,
+    kind: CountLatchKind,
+}
+
+impl CountLatch {
+    /// A latch with `count` outstanding jobs, waited on by `owner` (a worker index in
+    /// `registry`) or, if `None`, by a thread outside the pool.
+    pub(crate) fn new(count: usize, owner: Option<(&Arc<Registry>, usize)>) -> Self {
+        let kind = match owner {
+            Some((registry, worker_index)) => CountLatchKind::Stealing {
+                core: CoreLatch::new(),
+                registry: Arc::clone(registry),
+                worker_index,
+            },
+            None => CountLatchKind::Blocking {
+                latch: LockLatch::new(),
+            },
+        };
+        CountLatch {
+            counter: AtomicUsize::new(count),
+            kind,
+        }
+    }
+
+    /// One more outstanding job.
+    #[inline]
+    pub(crate) fn increment(&self) {
+        let old = self.counter.fetch_add(1, Ordering::Relaxed);
+        debug_assert!(old > 0, "prorata: count latch revived after reaching zero");
+    }
+
+    /// Waits until the count is zero: stealing if the owner is a worker, blocking if not.
+    pub(crate) fn wait(&self, worker: Option<&super::worker::WorkerThread>) {
+        match &self.kind {
+            CountLatchKind::Stealing { core, .. } => {
+                let worker = worker.expect("prorata: stealing count latch waited off-pool");
+                worker.wait_until(core);
+            }
+            CountLatchKind::Blocking { latch } => latch.wait(),
+        }
+    }
+}
+
+impl Latch for CountLatch {
+    #[inline]
+    unsafe fn set(this: *const Self) {
+        // SAFETY: valid on entry; once the counter reaches zero the owner may return, so the
+        // registry is cloned before the core latch is set and nothing else is read after.
+        unsafe {
+            if (*this).counter.fetch_sub(1, Ordering::AcqRel) != 1 {
+                return;
+            }
+            match &(*this).kind {
+                CountLatchKind::Stealing {
+                    core,
+                    registry,
+                    worker_index,
+                } => {
+                    let registry = Arc::clone(registry);
+                    let index = *worker_index;
+                    if CoreLatch::set(core) {
+                        registry.sleep.wake_specific_thread(index);
+                    }
+                }
+                CountLatchKind::Blocking { latch } => LockLatch::set(latch),
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Loom models (placeholder, filled below).

@@ -1,0 +1,282 @@
+//! Putting idle workers to sleep, and waking them without ever losing a wake-up.
+//!
+//! One atomic word holds three counters: sleeping workers, inactive (idle: looking for
+//! work or asleep) workers, and a *jobs event counter* (JEC). The JEC is odd while some
+//! worker has announced it is about to sleep ("sleepy"); whoever publishes new work bumps
+//! it (making it even) only in that case, so pushes cost one load when nobody is sleepy.
+//!
+//! A worker goes to sleep in three steps: it searches for work for a few rounds (yielding
+//! its core each round), then announces itself sleepy by reading (and making odd) the JEC,
+//! searches once more, and finally, under its own mutex, increments the sleeping count
+//! only if the JEC is unchanged. A publisher of work pushes it, then reads the word (after
+//! a `SeqCst` fence for work injected from outside). Either the publisher's bump happens
+//! before the sleeper's increment (the increment fails and the sleeper searches again), or
+//! the publisher sees the sleeper counted and wakes it. After incrementing, the sleeper
+//! checks the injector one last time behind a `SeqCst` fence, pairing with the
+//! publisher's fence, so injected work is never missed.
+//!
+//! Work pushed by a worker on its own deque skips the fence: if that wake-up is missed the
+//! pushing worker runs the job itself, so nothing waits forever (only parallelism is
+//! delayed until the next push); latch wake-ups are explicit (see `latch.rs`).
+
+use super::latch::CoreLatch;
+use super::sync::{AtomicU64, Condvar, Mutex, Ordering, fence, yield_now};
+
+#[cfg(not(loom))]
+const ROUNDS_UNTIL_SLEEPY: u32 = 32;
+#[cfg(loom)]
+const ROUNDS_UNTIL_SLEEPY: u32 = 1;
+const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
+
+const SLEEPING_ONE: u64 = 1;
+const INACTIVE_ONE: u64 = 1 << 16;
+const JEC_ONE: u64 = 1 << 32;
+const FIELD_MASK: u64 = 0xFFFF;
+
+/// The most workers a pool may have (the counters are 16 bits wide).
+pub(crate) const THREADS_MAX: usize = 0xFFFF;
+
+#[inline]
+fn sleeping(c: u64) -> u32 {
+    (c & FIELD_MASK) as u32
+}
+
+#[inline]
+fn inactive(c: u64) -> u32 {
+    ((c >> 16) & FIELD_MASK) as u32
+}
+
+#[inline]
+fn jec(c: u64) -> u32 {
+    (c >> 32) as u32
+}
+
+#[inline]
+fn is_sleepy(c: u64) -> bool {
+    jec(c) & 1 == 1
+}
+
+/// A worker's bed: it blocks on the condvar while `is_blocked` is true.
+struct WorkerSleepState {
+    is_blocked: Mutex<bool>,
+    condvar: Condvar,
+}
+
+/// The sleep state of a pool.
+pub(crate) struct Sleep {
+    counters: AtomicU64,
+    states: Vec<crossbeam_utils::CachePadded<WorkerSleepState>>,
+}
+
+/// Where a worker is in its search for work.
+pub(crate) struct IdleState {
+    worker_index: usize,
+    rounds: u32,
+    jobs_counter: u32,
+}
+
+impl Sleep {
+    /// Sleep state for `n` workers.
+    pub(crate) fn new(n: usize) -> Self {
+        Sleep {
+            counters: AtomicU64::new(0),
+            states: (0..n)
+                .map(|_| {
+                    crossbeam_utils::CachePadded::new(WorkerSleepState {
+                        is_blocked: Mutex::new(false),
+                        condvar: Condvar::new(),
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    /// Worker `worker_index` runs out of work and starts looking.
+    #[inline]
+    pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+        self.counters.fetch_add(INACTIVE_ONE, Ordering::SeqCst);
+        IdleState {
+            worker_index,
+            rounds: 0,
+            jobs_counter: 0,
+        }
+    }
+
+    /// The worker found work and is active again.
+    #[inline]
+    pub(crate) fn work_found(&self) {
+        self.counters.fetch_sub(INACTIVE_ONE, Ordering::SeqCst);
+    }
+
+    /// One fruitless search round: yield, announce sleepiness, or sleep. Returns when the
+    /// worker should search again (or check `latch`). `has_injected_work` is the final check
+    /// before blocking.
+    pub(crate) fn no_work_found(
+        &self,
+        idle: &mut IdleState,
+        latch: &CoreLatch,
+        has_injected_work: impl FnOnce() -> bool,
+    ) {
+        if idle.rounds < ROUNDS_UNTIL_SLEEPY {
+            yield_now();
+            idle.rounds += 1;
+        } else if idle.rounds == ROUNDS_UNTIL_SLEEPY {
+            idle.jobs_counter = self.announce_sleepy();
+            idle.rounds += 1;
+            yield_now();
+        } else if idle.rounds < ROUNDS_UNTIL_SLEEPING {
+            idle.rounds += 1;
+            yield_now();
+        } else {
+            self.sleep(idle, latch, has_injected_work);
+        }
+    }
+
+    /// Makes the JEC odd (sleepy) if it is not, and returns it.
+    fn announce_sleepy(&self) -> u32 {
+        let mut c = self.counters.load(Ordering::SeqCst);
+        loop {
+            if is_sleepy(c) {
+                return jec(c);
+            }
+            match self.counters.compare_exchange_weak(
+                c,
+                c.wrapping_add(JEC_ONE),
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => return jec(c).wrapping_add(1),
+                Err(now) => c = now,
+            }
+        }
+    }
+
+    #[cold]
+    fn sleep(
+        &self,
+        idle: &mut IdleState,
+        latch: &CoreLatch,
+        has_injected_work: impl FnOnce() -> bool,
+    ) {
+        let state = &self.states[idle.worker_index];
+        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
+        if !latch.fall_asleep() {
+            // The latch was set: back to the caller, which will see it.
+            idle.rounds = 0;
+            return;
+        }
+        let mut c = self.counters.load(Ordering::SeqCst);
+        loop {
+            if jec(c) != idle.jobs_counter {
+                // New work was announced since we got sleepy: search again.
+                latch.wake_up();
+                idle.rounds = ROUNDS_UNTIL_SLEEPY;
+                return;
+            }
+            match self.counters.compare_exchange_weak(
+                c,
+                c + SLEEPING_ONE,
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => break,
+                Err(now) => c = now,
+            }
+        }
+        // Pairs with the fence in `new_injected_jobs`: either we see the injected job, or
+        // the injector saw our sleeping count and will wake someone.
+        fence(Ordering::SeqCst);
+        if has_injected_work() {
+            self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+        } else {
+            *is_blocked = true;
+            while *is_blocked {
+                is_blocked = state
+                    .condvar
+                    .wait(is_blocked)
+                    .unwrap_or_else(|e| e.into_inner());
+            }
+            // The waker took us off the sleeping count.
+        }
+        idle.rounds = 0;
+        latch.wake_up();
+    }
+
+    /// Wakes worker `index` if it is blocked; returns whether it was.
+    pub(crate) fn wake_specific_thread(&self, index: usize) -> bool {
+        let state = &self.states[index];
+        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
+        if *is_blocked {
+            *is_blocked = false;
+            state.condvar.notify_one();
+            self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Wakes up to `n` blocked workers.
+    fn wake_any_threads(&self, mut n: u32) {
+        for index in 0..self.states.len() {
+            if n == 0 {
+                return;
+            }
+            if self.wake_specific_thread(index) {
+                n -= 1;
+            }
+        }
+    }
+
+    /// `n` jobs were pushed by a worker on its own deque.
+    #[inline]
+    pub(crate) fn new_internal_jobs(&self, n: u32, queue_was_empty: bool) {
+        self.new_jobs(n, queue_was_empty)
+    }
+
+    /// `n` jobs were injected from outside the pool (after the push).
+    #[inline]
+    pub(crate) fn new_injected_jobs(&self, n: u32, queue_was_empty: bool) {
+        // Pairs with the fence in `sleep`.
+        fence(Ordering::SeqCst);
+        self.new_jobs(n, queue_was_empty)
+    }
+
+    #[inline]
+    fn new_jobs(&self, n: u32, queue_was_empty: bool) {
+        let mut c = self.counters.load(Ordering::SeqCst);
+        while is_sleepy(c) {
+            match self.counters.compare_exchange_weak(
+                c,
+                c.wrapping_add(JEC_ONE),
+                Ordering::SeqCst,
+                Ordering::SeqCst,
+            ) {
+                Ok(_) => break,
+                Err(now) => c = now,
+            }
+        }
+        let sleepers = sleeping(c);
+        if sleepers == 0 {
+            return;
+        }
+        self.new_jobs_cold(n, queue_was_empty, c);
+    }
+
+    #[cold]
+    fn new_jobs_cold(&self, n: u32, queue_was_empty: bool, c: u64) {
+        let sleepers = sleeping(c);
+        let awake_idle = inactive(c).saturating_sub(sleepers);
+        if !queue_was_empty {
+            self.wake_any_threads(n.min(sleepers));
+        } else if awake_idle < n {
+            self.wake_any_threads((n - awake_idle).min(sleepers));
+        }
+    }
+
+    /// Number of workers currently asleep (for tests).
+    #[allow(dead_code)]
+    pub(crate) fn sleeping_threads(&self) -> usize {
+        sleeping(self.counters.load(Ordering::SeqCst)) as usize
+    }
+}

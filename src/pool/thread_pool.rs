@@ -1,0 +1,294 @@
+//! `ThreadPool`: a handle on a pool, with the same operations as the free functions.
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use super::broadcast::{self, BroadcastContext};
+use super::builder::release_current_thread;
+use super::join::{FnContext, join_on_worker};
+use super::registry::Registry;
+use super::scope::{self, Scope, ScopeFifo};
+use super::spawn;
+use super::worker::WorkerThread;
+use super::yield_now::Yield;
+
+/// A pool of worker threads.
+///
+/// Dropping the pool lets the jobs already queued (and pending `spawn`s) finish, then ends
+/// its threads; a drop from outside the pool waits for them to exit, a drop from one of its
+/// own workers does not wait (it would wait for itself).
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// assert_eq!(pool.install(|| 6 * 7), 42);
+/// ```
+pub struct ThreadPool {
+    registry: Arc<Registry>,
+    threads: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl fmt::Debug for ThreadPool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadPool")
+            .field("num_threads", &self.registry.num_threads())
+            .finish()
+    }
+}
+
+impl ThreadPool {
+    pub(crate) fn new(registry: Arc<Registry>, threads: Vec<JoinHandle<()>>) -> Self {
+        ThreadPool {
+            registry,
+            threads: Mutex::new(threads),
+        }
+    }
+
+    /// The current thread's worker, if it belongs to this pool.
+    fn current_worker(&self) -> Option<&WorkerThread> {
+        WorkerThread::current().filter(|w| w.registry().id() == self.registry.id())
+    }
+
+    /// Runs `op` inside the pool and returns its result; `join`, `scope` and parallel
+    /// iterators called from `op` run in this pool. From a plain thread the call blocks;
+    /// from a worker of another pool, that worker keeps executing its own pool's jobs
+    /// while it waits (so nested pools cannot deadlock on each other's blocked workers).
+    /// A panic in `op` is re-raised here.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// assert_eq!(pool.install(prorata::current_num_threads), 3);
+    /// ```
+    pub fn install<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send,
+    {
+        self.registry.in_worker(|_, _| op())
+    }
+
+    /// Number of threads in this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.current_num_threads(), 2);
+    /// ```
+    pub fn current_num_threads(&self) -> usize {
+        self.registry.num_threads()
+    }
+
+    /// The index of the current thread in this pool, or `None` if it is not one of its
+    /// workers.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.current_thread_index(), None);
+    /// assert!(pool.install(|| pool.current_thread_index()).unwrap() < 2);
+    /// ```
+    pub fn current_thread_index(&self) -> Option<usize> {
+        self.current_worker().map(WorkerThread::index)
+    }
+
+    /// Whether the current worker of this pool has jobs queued on its own deque (`None`
+    /// if the current thread is not a worker of this pool).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.current_thread_has_pending_tasks(), None);
+    /// assert_eq!(pool.install(|| pool.current_thread_has_pending_tasks()), Some(false));
+    /// ```
+    pub fn current_thread_has_pending_tasks(&self) -> Option<bool> {
+        self.current_worker().map(WorkerThread::has_local_jobs)
+    }
+
+    /// [`join`](crate::join) inside this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().build().unwrap();
+    /// assert_eq!(pool.join(|| 1, || 2), (1, 2));
+    /// ```
+    pub fn join<A, B, RA, RB>(&self, oper_a: A, oper_b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        self.registry.in_worker(|worker, injected| {
+            join_on_worker(
+                worker,
+                injected,
+                |_: FnContext| oper_a(),
+                |_: FnContext| oper_b(),
+            )
+        })
+    }
+
+    /// [`scope`](crate::scope) inside this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut v = vec![0; 4];
+    /// pool.scope(|s| for (i, x) in v.iter_mut().enumerate() { s.spawn(move |_| *x = i) });
+    /// assert_eq!(v, [0, 1, 2, 3]);
+    /// ```
+    pub fn scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&Scope<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.registry
+            .in_worker(|worker, _| scope::do_scope(worker, op))
+    }
+
+    /// [`scope_fifo`](crate::scope_fifo) inside this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let n = std::sync::atomic::AtomicUsize::new(0);
+    /// pool.scope_fifo(|s| for _ in 0..3 { s.spawn_fifo(|_| { n.fetch_add(1, std::sync::atomic::Ordering::SeqCst); }) });
+    /// assert_eq!(n.into_inner(), 3);
+    /// ```
+    pub fn scope_fifo<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.registry
+            .in_worker(|worker, _| scope::do_scope_fifo(worker, op))
+    }
+
+    /// [`in_place_scope`](crate::in_place_scope) with spawns going to this pool: `op` runs
+    /// on the calling thread.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut x = 0;
+    /// pool.in_place_scope(|s| s.spawn(|_| x = 5));
+    /// assert_eq!(x, 5);
+    /// ```
+    pub fn in_place_scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&Scope<'scope>) -> R,
+    {
+        scope::do_in_place_scope(Some(&self.registry), op)
+    }
+
+    /// [`in_place_scope_fifo`](crate::in_place_scope_fifo) with spawns going to this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut x = 0;
+    /// pool.in_place_scope_fifo(|s| s.spawn_fifo(|_| x = 5));
+    /// assert_eq!(x, 5);
+    /// ```
+    pub fn in_place_scope_fifo<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&ScopeFifo<'scope>) -> R,
+    {
+        scope::do_in_place_scope_fifo(Some(&self.registry), op)
+    }
+
+    /// [`spawn`](crate::spawn) into this pool. A panic in `op` goes to the pool's panic
+    /// handler; **without one the process aborts** (see
+    /// [`ThreadPoolBuilder::panic_handler`](crate::ThreadPoolBuilder::panic_handler)).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn(move || tx.send(7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 7);
+    /// ```
+    pub fn spawn<OP>(&self, op: OP)
+    where
+        OP: FnOnce() + Send + 'static,
+    {
+        spawn::spawn_in(op, &self.registry)
+    }
+
+    /// [`spawn_fifo`](crate::spawn_fifo) into this pool (same panic rules as
+    /// [`ThreadPool::spawn`]).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn_fifo(move || tx.send(7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 7);
+    /// ```
+    pub fn spawn_fifo<OP>(&self, op: OP)
+    where
+        OP: FnOnce() + Send + 'static,
+    {
+        spawn::spawn_fifo_in(op, &self.registry)
+    }
+
+    /// Runs `op` once on every worker of this pool and returns the results in worker
+    /// order. A panic is re-raised after every worker has run `op`.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// assert_eq!(pool.broadcast(|ctx| ctx.index()), vec![0, 1, 2]);
+    /// ```
+    pub fn broadcast<OP, R>(&self, op: OP) -> Vec<R>
+    where
+        OP: Fn(BroadcastContext<'_>) -> R + Sync,
+        R: Send,
+    {
+        broadcast::broadcast_in(op, &self.registry)
+    }
+
+    /// Spawns `op` on every worker of this pool without waiting (same panic rules as
+    /// [`ThreadPool::spawn`]).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn_broadcast(move |ctx| tx.send(ctx.index()).unwrap());
+    /// let mut got: Vec<usize> = rx.iter().take(2).collect();
+    /// got.sort();
+    /// assert_eq!(got, [0, 1]);
+    /// ```
+    pub fn spawn_broadcast<OP>(&self, op: OP)
+    where
+        OP: Fn(BroadcastContext<'_>) + Send + Sync + 'static,
+    {
+        broadcast::spawn_broadcast_in(op, &self.registry)
+    }
+
+    /// Executes one pending job of this pool, if any (see [`yield_now`](crate::yield_now));
+    /// `None` if the current thread is not a worker of this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.yield_now(), None);
+    /// assert!(pool.install(|| pool.yield_now()).is_some());
+    /// ```
+    pub fn yield_now(&self) -> Option<Yield> {
+        self.current_worker().map(WorkerThread::yield_now)
+    }
+
+    /// Executes one job of the current worker's own deque, if any (see
+    /// [`yield_local`](crate::yield_local)); `None` off this pool.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// assert_eq!(pool.install(|| pool.yield_local()), Some(prorata::Yield::Idle));
+    /// ```
+    pub fn yield_local(&self) -> Option<Yield> {
+        self.current_worker().map(WorkerThread::yield_local)
+    }
+}
+
+impl Drop for ThreadPool {
+    fn drop(&mut self) {
+        release_current_thread(&self.registry);
+        self.registry.terminate();
+        let inside = self.current_worker().is_some();
+        let threads = std::mem::take(self.threads.get_mut().unwrap_or_else(|e| e.into_inner()));
+        if !inside {
+            for handle in threads {
+                let _ = handle.join();
+            }
+        }
+    }
+}

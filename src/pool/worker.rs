@@ -1,0 +1,290 @@
+//! Worker threads: the per-thread state, the search for work, and waiting on a latch
+//! while executing other jobs of the same pool.
+
+use std::cell::Cell;
+use std::ptr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use super::job::JobRef;
+use super::latch::CoreLatch;
+use super::preempt;
+use super::registry::Registry;
+use super::scope::JobFifo;
+use super::yield_now::Yield;
+use crate::deque::{Local, Steal};
+
+thread_local! {
+    /// The worker running on this thread, or null.
+    static WORKER_THREAD: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+}
+
+/// A small xorshift generator for picking victims (no need for quality, only speed).
+struct XorShift64Star {
+    state: Cell<u64>,
+}
+
+impl XorShift64Star {
+    fn new(seed: u64) -> Self {
+        // Any non-zero seed works; mix the index so workers differ.
+        let seed = seed
+            .wrapping_add(1)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .max(1);
+        XorShift64Star {
+            state: Cell::new(seed),
+        }
+    }
+
+    fn next_usize(&self, n: usize) -> usize {
+        let mut x = self.state.get();
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.state.set(x);
+        (x.wrapping_mul(0x2545_F491_4F6C_DD1D) % n as u64) as usize
+    }
+}
+
+/// The state of one worker, owned by its thread.
+pub(crate) struct WorkerThread {
+    deque: Local<JobRef>,
+    /// The FIFO behind `spawn_fifo` tokens pushed by this worker.
+    fifo: JobFifo,
+    index: usize,
+    rng: XorShift64Star,
+    registry: Arc<Registry>,
+    /// Instrumentation: the most jobs this worker's deque held right after a push.
+    max_queued: Cell<usize>,
+}
+
+impl WorkerThread {
+    /// A worker for `registry` at `index`, owning `deque`.
+    pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
+        WorkerThread {
+            deque,
+            fifo: JobFifo::new(),
+            index,
+            rng: XorShift64Star::new(index as u64),
+            registry,
+            max_queued: Cell::new(0),
+        }
+    }
+
+    /// The worker of the current thread, if it is one.
+    #[inline]
+    pub(crate) fn current() -> Option<&'static WorkerThread> {
+        let p = WORKER_THREAD.with(Cell::get);
+        // SAFETY: the pointer is set by `set_current` for exactly as long as the worker
+        // lives (it is cleared before the worker is dropped), and only this thread uses it.
+        unsafe { p.as_ref() }
+    }
+
+    /// Makes `worker` the current thread's worker until `clear_current`.
+    ///
+    /// # Safety
+    /// `worker` must stay alive and in place until `clear_current` is called on this thread.
+    pub(crate) unsafe fn set_current(worker: *const WorkerThread) {
+        WORKER_THREAD.with(|w| {
+            assert!(w.get().is_null(), "prorata: thread is already a worker");
+            w.set(worker);
+        });
+    }
+
+    /// The current thread is no longer a worker.
+    pub(crate) fn clear_current() {
+        WORKER_THREAD.with(|w| w.set(ptr::null()));
+    }
+
+    /// This worker's index in its pool.
+    #[inline]
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The pool this worker belongs to.
+    #[inline]
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
+    /// Whether this worker's own deque holds jobs.
+    #[inline]
+    pub(crate) fn has_local_jobs(&self) -> bool {
+        !self.deque.is_empty()
+    }
+
+    /// Pushes a job on this worker's deque, waking a sleeper if one is needed.
+    #[inline]
+    pub(crate) fn push(&self, job: JobRef) {
+        let was_empty = self.deque.is_empty();
+        self.deque.push(job);
+        let len = self.deque.len();
+        if len > self.max_queued.get() {
+            self.max_queued.set(len);
+        }
+        self.registry.sleep.new_internal_jobs(1, was_empty);
+    }
+
+    /// Pushes a job to run in FIFO order with this worker's other `spawn_fifo` jobs.
+    ///
+    /// # Safety
+    /// Same as [`WorkerThread::push`] with `job`: it is live until executed.
+    pub(crate) unsafe fn push_fifo(&self, job: JobRef) {
+        // SAFETY: this worker outlives its tokens: it exits only when the pool terminates,
+        // after every pending spawn has run.
+        let token = unsafe { self.fifo.push(job) };
+        self.push(token);
+    }
+
+    /// Runs one job found anywhere in the pool, if any.
+    pub(crate) fn yield_now(&self) -> Yield {
+        match self.find_work() {
+            Some(job) => {
+                // SAFETY: a queued job is live until executed, and executed once.
+                unsafe { self.execute(job) };
+                Yield::Executed
+            }
+            None => Yield::Idle,
+        }
+    }
+
+    /// Runs one job of this worker's own deque, if any.
+    pub(crate) fn yield_local(&self) -> Yield {
+        match self.take_local_job() {
+            Some(job) => {
+                // SAFETY: a queued job is live until executed, and executed once.
+                unsafe { self.execute(job) };
+                Yield::Executed
+            }
+            None => Yield::Idle,
+        }
+    }
+
+    /// Returns and resets the instrumentation counter of queued jobs.
+    pub(crate) fn take_max_queued(&self) -> usize {
+        self.max_queued.replace(self.deque.len())
+    }
+
+    /// Pops this worker's newest job, or one broadcast to it.
+    #[inline]
+    pub(crate) fn take_local_job(&self) -> Option<JobRef> {
+        if let Some(job) = self.deque.pop() {
+            return Some(job);
+        }
+        let broadcasts = &self.registry.thread_infos[self.index].broadcasts;
+        loop {
+            match broadcasts.steal() {
+                Steal::Success(job) => return Some(job),
+                Steal::Empty => return None,
+                Steal::Retry => {}
+            }
+        }
+    }
+
+    /// Steals the oldest job of a random other worker.
+    fn steal(&self) -> Option<JobRef> {
+        let infos = &self.registry.thread_infos;
+        let n = infos.len();
+        if n <= 1 {
+            return None;
+        }
+        let start = self.rng.next_usize(n);
+        loop {
+            let mut retry = false;
+            for victim in (start..n).chain(0..start) {
+                if victim == self.index {
+                    continue;
+                }
+                match infos[victim].stealer.steal() {
+                    Steal::Success(job) => return Some(job),
+                    Steal::Empty => {}
+                    Steal::Retry => retry = true,
+                }
+            }
+            if !retry {
+                return None;
+            }
+        }
+    }
+
+    /// Any job: own deque, then other workers', then the injector.
+    pub(crate) fn find_work(&self) -> Option<JobRef> {
+        self.take_local_job()
+            .or_else(|| self.steal())
+            .or_else(|| self.registry.pop_injected_job(&self.deque))
+    }
+
+    /// Executes a job on this worker (a job start is a safe point).
+    ///
+    /// # Safety
+    /// Same as [`JobRef::execute`].
+    #[inline]
+    pub(crate) unsafe fn execute(&self, job: JobRef) {
+        self.check_preempt();
+        // SAFETY: forwarded from the caller.
+        unsafe { job.execute() }
+    }
+
+    /// The per-worker preemption check (one relaxed load on the fast path).
+    #[inline]
+    pub(crate) fn check_preempt(&self) {
+        if self.registry.thread_infos[self.index]
+            .preempt
+            .load(Ordering::Relaxed)
+        {
+            preempt::preempt_requested(self);
+        }
+    }
+
+    /// Executes jobs of this pool until `latch` is set, sleeping when there are none.
+    #[inline]
+    pub(crate) fn wait_until(&self, latch: &CoreLatch) {
+        if !latch.probe() {
+            self.wait_until_cold(latch);
+        }
+    }
+
+    #[cold]
+    fn wait_until_cold(&self, latch: &CoreLatch) {
+        preempt::worker_waiting(self);
+        let sleep = &self.registry.sleep;
+        let mut idle = sleep.start_looking(self.index);
+        while !latch.probe() {
+            if let Some(job) = self.find_work() {
+                sleep.work_found();
+                // SAFETY: a queued job is live until executed, and executed once.
+                unsafe { self.execute(job) };
+                idle = sleep.start_looking(self.index);
+            } else {
+                sleep.no_work_found(&mut idle, latch, || {
+                    self.registry.has_injected_work(self.index)
+                });
+            }
+        }
+        sleep.work_found();
+        preempt::worker_resumed(self);
+    }
+
+    /// The main loop of a worker thread: run jobs until the pool terminates.
+    pub(crate) fn main_loop(&self) {
+        let registry = Arc::clone(&self.registry);
+        if let Some(handler) = &registry.handlers.start {
+            if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
+                eprintln!("prorata: a start handler panicked; aborting");
+                std::process::abort();
+            }
+        }
+        self.wait_until(&registry.thread_infos[self.index].terminate);
+        debug_assert!(
+            self.deque.is_empty(),
+            "prorata: worker exits with queued jobs"
+        );
+        if let Some(handler) = &registry.handlers.exit {
+            if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
+                eprintln!("prorata: an exit handler panicked; aborting");
+                std::process::abort();
+            }
+        }
+    }
+}

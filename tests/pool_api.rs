@@ -1,0 +1,358 @@
+//! Every public function of the pool, one behaviour each.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+use prorata::{ThreadPool, ThreadPoolBuildErrorKind, ThreadPoolBuilder, Yield};
+
+fn pool(n: usize) -> ThreadPool {
+    ThreadPoolBuilder::new().num_threads(n).build().unwrap()
+}
+
+#[test]
+fn builder_options() {
+    let started = Arc::new(AtomicUsize::new(0));
+    let exited = Arc::new(AtomicUsize::new(0));
+    let (s, e) = (Arc::clone(&started), Arc::clone(&exited));
+    let p = ThreadPoolBuilder::new()
+        .num_threads(3)
+        .thread_name(|i| format!("pw-{i}"))
+        .stack_size(256 * 1024)
+        .start_handler(move |i| {
+            assert!(i < 3);
+            s.fetch_add(1, Ordering::SeqCst);
+        })
+        .exit_handler(move |i| {
+            assert!(i < 3);
+            e.fetch_add(1, Ordering::SeqCst);
+        })
+        .build()
+        .unwrap();
+    let names = p.broadcast(|_| std::thread::current().name().unwrap().to_string());
+    assert_eq!(names, ["pw-0", "pw-1", "pw-2"]);
+    drop(p);
+    assert_eq!(started.load(Ordering::SeqCst), 3);
+    assert_eq!(exited.load(Ordering::SeqCst), 3);
+    assert!(format!("{:?}", ThreadPoolBuilder::new().num_threads(2)).contains("num_threads: 2"));
+}
+
+#[test]
+fn num_threads_zero_means_default_and_huge_is_clamped() {
+    let p = ThreadPoolBuilder::new().num_threads(0).build().unwrap();
+    assert!(p.current_num_threads() >= 1);
+    assert!(prorata::max_num_threads() >= 256);
+}
+
+#[test]
+fn spawn_failure_is_an_error_not_a_panic() {
+    let err = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .stack_size(usize::MAX / 2)
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ThreadSpawn);
+    assert!(std::error::Error::source(&err).is_some());
+    assert!(err.to_string().contains("worker thread"));
+}
+
+#[test]
+fn use_current_thread_makes_caller_worker_zero() {
+    let p = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .use_current_thread()
+        .build()
+        .unwrap();
+    assert_eq!(p.current_thread_index(), Some(0));
+    assert_eq!(prorata::current_thread_index(), Some(0));
+    assert_eq!(prorata::current_num_threads(), 2);
+    let (a, b) = prorata::join(|| 1, || 2);
+    assert_eq!(a + b, 3);
+    // A second pool cannot also take this thread.
+    let err = ThreadPoolBuilder::new()
+        .use_current_thread()
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool
+    );
+    drop(p);
+    assert_eq!(prorata::current_thread_index(), None);
+}
+
+#[test]
+fn build_scoped_runs_wrapper_on_each_thread() {
+    let wrapped = AtomicUsize::new(0);
+    let borrowed = [1, 2, 3];
+    let r = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build_scoped(
+            |t| {
+                wrapped.fetch_add(1, Ordering::SeqCst);
+                t.run()
+            },
+            |p| p.install(|| borrowed.iter().sum::<i32>()),
+        )
+        .unwrap();
+    assert_eq!(r, 6);
+    assert_eq!(wrapped.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn thread_pool_queries() {
+    let p = pool(2);
+    assert_eq!(p.current_num_threads(), 2);
+    assert_eq!(p.current_thread_index(), None);
+    assert_eq!(p.current_thread_has_pending_tasks(), None);
+    assert_eq!(p.yield_now(), None);
+    assert_eq!(p.yield_local(), None);
+    let idx = p.install(|| (p.current_thread_index(), prorata::current_thread_index()));
+    assert!(idx.0.is_some() && idx.0 == idx.1);
+    assert!(format!("{p:?}").contains("num_threads: 2"));
+}
+
+#[test]
+fn pending_tasks_and_yield_local_see_join_b() {
+    let p = pool(1);
+    p.install(|| {
+        let ran_b = AtomicUsize::new(0);
+        prorata::join(
+            || {
+                assert_eq!(p.current_thread_has_pending_tasks(), Some(true));
+                // Runs B (the only local job) right here.
+                assert_eq!(prorata::yield_local(), Some(Yield::Executed));
+                assert_eq!(ran_b.load(Ordering::SeqCst), 1);
+                assert_eq!(p.yield_local(), Some(Yield::Idle));
+            },
+            || {
+                ran_b.fetch_add(1, Ordering::SeqCst);
+            },
+        );
+        assert_eq!(ran_b.load(Ordering::SeqCst), 1);
+    });
+}
+
+#[test]
+fn yield_now_runs_a_spawned_job() {
+    let p = pool(1);
+    let (tx, rx) = mpsc::channel();
+    p.install(|| {
+        prorata::spawn(move || tx.send(()).unwrap());
+        assert_eq!(prorata::yield_now(), Some(Yield::Executed));
+        assert_eq!(p.yield_now(), Some(Yield::Idle));
+    });
+    rx.recv().unwrap();
+    assert_eq!(prorata::yield_now(), None);
+    assert_eq!(prorata::yield_local(), None);
+}
+
+#[test]
+fn spawn_inside_pool_goes_to_that_pool() {
+    let p = pool(2);
+    let (tx, rx) = mpsc::channel();
+    p.install(|| {
+        let tx2 = tx.clone();
+        prorata::spawn(move || tx2.send(prorata::current_num_threads()).unwrap());
+        prorata::spawn_fifo(move || tx.send(prorata::current_num_threads()).unwrap());
+    });
+    assert_eq!(rx.recv().unwrap(), 2);
+    assert_eq!(rx.recv().unwrap(), 2);
+}
+
+#[test]
+fn global_spawn_and_broadcast() {
+    let (tx, rx) = mpsc::channel();
+    let tx2 = tx.clone();
+    prorata::spawn(move || tx.send(1).unwrap());
+    prorata::spawn_fifo(move || tx2.send(2).unwrap());
+    let mut got: Vec<i32> = rx.iter().take(2).collect();
+    got.sort();
+    assert_eq!(got, [1, 2]);
+    let n = prorata::current_num_threads();
+    let v = prorata::broadcast(|ctx| (ctx.index(), ctx.num_threads()));
+    assert_eq!(v, (0..n).map(|i| (i, n)).collect::<Vec<_>>());
+    let (tx, rx) = mpsc::channel();
+    prorata::spawn_broadcast(move |ctx| tx.send(ctx.index()).unwrap());
+    let mut idx: Vec<usize> = rx.iter().take(n).collect();
+    idx.sort();
+    assert_eq!(idx, (0..n).collect::<Vec<_>>());
+}
+
+#[test]
+fn broadcast_from_inside_and_across_pools() {
+    let a = pool(2);
+    let b = pool(3);
+    let v = a.install(|| {
+        (
+            prorata::broadcast(|c| c.index()),
+            b.broadcast(|c| c.index()),
+        )
+    });
+    assert_eq!(v, (vec![0, 1], vec![0, 1, 2]));
+    let (tx, rx) = mpsc::channel();
+    b.spawn_broadcast(move |c| tx.send(c.num_threads()).unwrap());
+    assert_eq!(rx.iter().take(3).collect::<Vec<_>>(), [3, 3, 3]);
+}
+
+#[test]
+fn scope_orders_on_one_worker() {
+    let p = pool(1);
+    let order = Mutex::new(Vec::new());
+    p.scope(|s| {
+        for i in 0..4 {
+            let order = &order;
+            s.spawn(move |_| order.lock().unwrap().push(i));
+        }
+    });
+    assert_eq!(*order.lock().unwrap(), [3, 2, 1, 0], "scope: newest first");
+    let order = Mutex::new(Vec::new());
+    p.scope_fifo(|s| {
+        for i in 0..4 {
+            let order = &order;
+            s.spawn_fifo(move |_| order.lock().unwrap().push(i));
+        }
+    });
+    assert_eq!(
+        *order.lock().unwrap(),
+        [0, 1, 2, 3],
+        "scope_fifo: oldest first"
+    );
+}
+
+#[test]
+fn in_place_scopes_run_body_on_caller() {
+    let p = pool(2);
+    let caller = std::thread::current().id();
+    let count = AtomicUsize::new(0);
+    p.in_place_scope(|s| {
+        assert_eq!(std::thread::current().id(), caller);
+        for _ in 0..10 {
+            s.spawn(|_| {
+                assert!(prorata::current_thread_index().is_some());
+                count.fetch_add(1, Ordering::SeqCst);
+            });
+        }
+    });
+    p.in_place_scope_fifo(|s| {
+        assert_eq!(std::thread::current().id(), caller);
+        s.spawn_fifo(|_| {
+            count.fetch_add(1, Ordering::SeqCst);
+        });
+    });
+    prorata::in_place_scope(|s| {
+        s.spawn(|_| {
+            count.fetch_add(1, Ordering::SeqCst);
+        })
+    });
+    prorata::in_place_scope_fifo(|s| {
+        s.spawn_fifo(|_| {
+            count.fetch_add(1, Ordering::SeqCst);
+        })
+    });
+    // From a worker: the scope's jobs go to that worker's pool.
+    p.install(|| {
+        prorata::in_place_scope(|s| {
+            s.spawn(|_| {
+                count.fetch_add(1, Ordering::SeqCst);
+            })
+        })
+    });
+    assert_eq!(count.load(Ordering::SeqCst), 14);
+}
+
+#[test]
+fn scope_spawn_broadcast_runs_on_every_worker() {
+    let p = pool(3);
+    let hits = Mutex::new(Vec::new());
+    p.scope(|s| {
+        s.spawn_broadcast(|_, ctx| hits.lock().unwrap().push(ctx.index()));
+    });
+    p.scope_fifo(|s| {
+        s.spawn_broadcast(|_, ctx| hits.lock().unwrap().push(ctx.index() + 10));
+    });
+    let mut h = hits.into_inner().unwrap();
+    h.sort();
+    assert_eq!(h, [0, 1, 2, 10, 11, 12]);
+}
+
+#[test]
+fn global_free_functions_from_plain_thread() {
+    let mut v = [0; 3];
+    prorata::scope(|s| {
+        for (i, x) in v.iter_mut().enumerate() {
+            s.spawn(move |_| *x = i + 1);
+        }
+    });
+    assert_eq!(v, [1, 2, 3]);
+    prorata::scope_fifo(|s| {
+        for x in v.iter_mut() {
+            s.spawn_fifo(move |_| *x *= 2);
+        }
+    });
+    assert_eq!(v, [2, 4, 6]);
+    assert_eq!(prorata::current_thread_index(), None);
+}
+
+#[test]
+fn nested_installs_across_pools_do_not_deadlock() {
+    let a = pool(1);
+    let b = pool(1);
+    // a's only worker waits on b, and b's job needs a: the waiting worker keeps running
+    // a's jobs, so this completes.
+    let r = a.install(|| b.install(|| a.install(|| prorata::join(|| 1, || 2))));
+    assert_eq!(r, (1, 2));
+}
+
+#[test]
+fn drop_from_inside_the_pool_does_not_hang() {
+    let slot = Arc::new(Mutex::new(Some(pool(2))));
+    let (tx, rx) = mpsc::channel();
+    let s2 = Arc::clone(&slot);
+    slot.lock().unwrap().as_ref().unwrap().spawn(move || {
+        let p = s2.lock().unwrap().take().unwrap();
+        drop(p);
+        tx.send(()).unwrap();
+    });
+    rx.recv().unwrap();
+    assert!(slot.lock().unwrap().is_none());
+}
+
+#[test]
+fn drop_lets_queued_work_finish() {
+    let p = pool(2);
+    let done = Arc::new(AtomicUsize::new(0));
+    for _ in 0..100 {
+        let d = Arc::clone(&done);
+        p.spawn(move || {
+            d.fetch_add(1, Ordering::SeqCst);
+        });
+    }
+    drop(p);
+    assert_eq!(done.load(Ordering::SeqCst), 100);
+}
+
+#[test]
+fn busy_leaves_bound_on_queued_jobs() {
+    fn recurse(depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let (a, b) = prorata::join(|| recurse(depth - 1), || recurse(depth - 1));
+        a + b
+    }
+    const D: u32 = 14;
+    for n in [1, 2, 4] {
+        let p = pool(n);
+        p.broadcast(|_| prorata::debug_take_max_queued_jobs());
+        assert_eq!(p.install(|| recurse(D)), 1 << D);
+        let maxes = p.broadcast(|_| prorata::debug_take_max_queued_jobs().unwrap());
+        for (i, m) in maxes.iter().enumerate() {
+            assert!(
+                *m <= D as usize,
+                "worker {i} of {n} queued {m} jobs > depth {D}"
+            );
+        }
+        assert!(maxes.iter().any(|&m| m > 0));
+    }
+    assert_eq!(prorata::debug_take_max_queued_jobs(), None);
+}

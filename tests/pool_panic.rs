@@ -1,0 +1,188 @@
+//! Panics: caught, re-raised in the caller after all sibling jobs finished; the pool stays
+//! usable; spawned panics go to the panic handler (or abort the process without one).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use prorata::ThreadPoolBuilder;
+
+fn pool(n: usize) -> prorata::ThreadPool {
+    ThreadPoolBuilder::new().num_threads(n).build().unwrap()
+}
+
+fn message(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_default()
+}
+
+fn slow_count(done: &AtomicUsize) {
+    // Long enough that a thief is likely mid-job when the other side panics.
+    for _ in 0..1000 {
+        std::hint::black_box(());
+    }
+    done.fetch_add(1, Ordering::SeqCst);
+}
+
+#[test]
+fn join_panic_in_a_waits_for_b() {
+    let pool = pool(2);
+    for _ in 0..50 {
+        let done = AtomicUsize::new(0);
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            pool.install(|| prorata::join(|| panic!("left"), || slow_count(&done)))
+        }));
+        assert_eq!(message(r.unwrap_err()), "left");
+        assert_eq!(
+            done.load(Ordering::SeqCst),
+            1,
+            "B finished before the panic surfaced"
+        );
+    }
+    assert_eq!(pool.install(|| prorata::join(|| 1, || 2)), (1, 2));
+}
+
+#[test]
+fn join_panic_in_b_is_reraised() {
+    let pool = pool(2);
+    for _ in 0..50 {
+        let done = AtomicUsize::new(0);
+        let r = catch_unwind(AssertUnwindSafe(|| {
+            pool.install(|| prorata::join(|| slow_count(&done), || panic!("right")))
+        }));
+        assert_eq!(message(r.unwrap_err()), "right");
+        assert_eq!(done.load(Ordering::SeqCst), 1);
+    }
+    assert_eq!(pool.join(|| 3, || 4), (3, 4));
+}
+
+#[test]
+fn join_both_panic_reraises_one() {
+    let pool = pool(2);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        pool.join(|| panic!("a"), || panic!("b"))
+    }));
+    let m = message(r.unwrap_err());
+    assert!(m == "a" || m == "b");
+    assert_eq!(pool.join(|| 5, || 6), (5, 6));
+}
+
+#[test]
+fn scope_panic_after_all_jobs() {
+    let pool = pool(3);
+    let done = AtomicUsize::new(0);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        pool.scope(|s| {
+            for i in 0..20 {
+                let done = &done;
+                s.spawn(move |_| {
+                    if i == 7 {
+                        panic!("job 7");
+                    }
+                    slow_count(done);
+                });
+            }
+        })
+    }));
+    assert_eq!(message(r.unwrap_err()), "job 7");
+    assert_eq!(done.load(Ordering::SeqCst), 19);
+    // Body panics too: jobs still all run.
+    let done = AtomicUsize::new(0);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        prorata::in_place_scope(|s| {
+            for _ in 0..5 {
+                s.spawn(|_| slow_count(&done));
+            }
+            panic!("body");
+        })
+    }));
+    assert_eq!(message(r.unwrap_err()), "body");
+    assert_eq!(done.load(Ordering::SeqCst), 5);
+    assert_eq!(pool.install(|| 1), 1);
+}
+
+#[test]
+fn install_panic_reraised_from_plain_and_cross_pool() {
+    let a = pool(2);
+    let b = pool(2);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        a.install(|| -> i32 { panic!("install") })
+    }));
+    assert_eq!(message(r.unwrap_err()), "install");
+    let r = a.install(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            b.install(|| -> i32 { panic!("cross") })
+        }))
+    });
+    assert_eq!(message(r.unwrap_err()), "cross");
+    assert_eq!(a.install(|| b.install(|| 9)), 9);
+}
+
+#[test]
+fn broadcast_panic_after_all_workers() {
+    let pool = pool(4);
+    let ran = AtomicUsize::new(0);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        pool.broadcast(|ctx| {
+            ran.fetch_add(1, Ordering::SeqCst);
+            if ctx.index() == 2 {
+                panic!("worker 2");
+            }
+        })
+    }));
+    assert_eq!(message(r.unwrap_err()), "worker 2");
+    assert_eq!(ran.load(Ordering::SeqCst), 4);
+    assert_eq!(pool.broadcast(|ctx| ctx.index()), [0, 1, 2, 3]);
+}
+
+#[test]
+fn spawn_panic_goes_to_handler() {
+    let seen = Arc::new(AtomicUsize::new(0));
+    let s = Arc::clone(&seen);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .panic_handler(move |p| {
+            assert_eq!(message(p), "spawned");
+            s.fetch_add(1, Ordering::SeqCst);
+        })
+        .build()
+        .unwrap();
+    pool.spawn(|| panic!("spawned"));
+    pool.spawn_fifo(|| panic!("spawned"));
+    pool.spawn_broadcast(|_| panic!("spawned"));
+    pool.scope(|_| ()); // still usable
+    drop(pool); // waits for the spawned jobs
+    assert_eq!(seen.load(Ordering::SeqCst), 4);
+}
+
+const CHILD_ENV: &str = "PRORATA_TEST_ABORT_CHILD";
+
+#[test]
+fn spawn_panic_without_handler_aborts() {
+    if std::env::var_os(CHILD_ENV).is_some() {
+        // Child: this must abort the process.
+        let pool = pool(1);
+        pool.spawn(|| panic!("nobody catches this"));
+        drop(pool);
+        std::process::exit(0); // not reached if the pool aborts
+    }
+    let exe = std::env::current_exe().unwrap();
+    let out = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            "spawn_panic_without_handler_aborts",
+            "--test-threads=1",
+            "--nocapture",
+        ])
+        .env(CHILD_ENV, "1")
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "the child process should have aborted"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no panic handler"), "stderr: {stderr}");
+}
