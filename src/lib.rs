@@ -37,4 +37,4 @@ pub mod slice {
 
 mod shares;
 
-pub use shares::{ShareError, SharePolicy};
+pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};

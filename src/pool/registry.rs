@@ -47,6 +47,8 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
+    pub(crate) shares: crate::shares::PoolShares,
 }
 
 impl Registry {
@@ -70,6 +72,7 @@ impl Registry {
             injector: Injector::new(),
             terminate_count: AtomicUsize::new(1),
             handlers,
+            shares: Default::default(),
         });
         (registry, deques)
     }

@@ -189,6 +189,7 @@ impl Sleep {
         if has_injected_work() {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
+            super::preempt::worker_sleeping();
             *is_blocked = true;
             while *is_blocked {
                 is_blocked = state

@@ -86,7 +86,9 @@ mod error;
 mod lottery;
 mod permits;
 mod policy;
+mod pool_link;
 mod rng;
+mod share;
 mod stride;
 mod sync;
 mod tree;
@@ -96,3 +98,5 @@ mod tests;
 
 pub use error::ShareError;
 pub use policy::SharePolicy;
+pub(crate) use pool_link::PoolShares;
+pub use share::{Share, ShareStats, share};

@@ -27,11 +27,32 @@ pub(crate) struct WorkerHandle {
     slot: Arc<WorkerSlot>,
 }
 
-#[derive(Debug)]
+/// Called when the allocator flags a worker: the pool raises its own per-worker
+/// preemption flag there, the one its safe points load.
+pub(crate) type OnFlag = Box<dyn Fn() + Send + Sync>;
+
 struct WorkerSlot {
     /// Set by the allocator when this worker's share is over its allocation.
     yield_flag: AtomicBool,
     wake: Condvar,
+    on_flag: Option<OnFlag>,
+}
+
+impl std::fmt::Debug for WorkerSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkerSlot")
+            .field("yield_flag", &self.yield_flag)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WorkerSlot {
+    fn flag(&self) {
+        self.yield_flag.store(true, Ordering::Relaxed);
+        if let Some(f) = &self.on_flag {
+            f();
+        }
+    }
 }
 
 impl WorkerHandle {
@@ -98,11 +119,17 @@ impl Permits {
     }
 
     pub(crate) fn register_worker(&self) -> WorkerHandle {
+        self.register_worker_with(None)
+    }
+
+    /// Registers a worker whose flagging also calls `on_flag`.
+    pub(crate) fn register_worker_with(&self, on_flag: Option<OnFlag>) -> WorkerHandle {
         let mut inner = self.lock();
         let id = inner.alloc.add_worker();
         let slot = Arc::new(WorkerSlot {
             yield_flag: AtomicBool::new(false),
             wake: Condvar::new(),
+            on_flag,
         });
         inner.slots.push(slot.clone());
         WorkerHandle { id, slot }
@@ -148,12 +175,7 @@ impl Permits {
     /// Ends a quantum: flags the holders that must give their core back.
     pub(crate) fn tick_at(&self, now: u64) {
         let mut inner = self.lock();
-        inner.last_tick = now;
-        for w in inner.alloc.tick(now) {
-            inner.slots[w.index()]
-                .yield_flag
-                .store(true, Ordering::Relaxed);
-        }
+        inner.tick(now);
     }
 
     /// Sleeps until the allocator has granted `h` a core, ending quanta meanwhile.
@@ -168,12 +190,7 @@ impl Permits {
             if timeout.timed_out() {
                 let now = self.now();
                 if now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64 {
-                    inner.last_tick = now;
-                    for w in inner.alloc.tick(now) {
-                        inner.slots[w.index()]
-                            .yield_flag
-                            .store(true, Ordering::Relaxed);
-                    }
+                    inner.tick(now);
                 }
             }
         }
@@ -186,6 +203,14 @@ impl Permits {
 }
 
 impl Inner {
+    /// Ends a quantum at `now` and flags the holders that must give their core back.
+    fn tick(&mut self, now: u64) {
+        self.last_tick = now;
+        for w in self.alloc.tick(now) {
+            self.slots[w.index()].flag();
+        }
+    }
+
     /// Wakes the workers granted a core, except `me`, the caller, who is awake
     /// (a notification costs a system call even when nobody sleeps).
     fn wake(&mut self, granted: &[WorkerId], me: WorkerId) {
