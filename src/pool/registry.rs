@@ -224,6 +224,8 @@ impl Registry {
             },
             latch,
         );
+        // A worker of share A waiting on share B lends A's tickets to B meanwhile.
+        let _lend = current.registry().shares.lend_to(&self.shares);
         // SAFETY: `job` stays on this stack frame until its latch is set below.
         self.inject(unsafe { job.as_job_ref() });
         current.wait_until(&job.latch.core);

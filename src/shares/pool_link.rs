@@ -67,6 +67,22 @@ impl PoolShares {
         let _ = self.member.set(member);
     }
 
+    /// A thread of this pool's share is about to wait for a job it injected into
+    /// `to`'s share: it lends its tickets to `to` until the guard is dropped
+    /// (transfer). `None` when either pool is not a share of the same pool.
+    pub(crate) fn lend_to(&self, to: &PoolShares) -> Option<Lend> {
+        let (from, to) = (self.member.get()?, to.member.get()?);
+        if !Arc::ptr_eq(&from.permits, &to.permits) || from.id == to.id {
+            return None;
+        }
+        from.permits.with(|a| a.lend(from.id, to.id));
+        Some(Lend {
+            permits: from.permits.clone(),
+            from: from.id,
+            to: to.id,
+        })
+    }
+
     /// Worker `index`'s preemption flag was up: take a core if it has none, give
     /// it back if the allocator asked. Blocks until the worker may run.
     #[cold]
@@ -80,6 +96,20 @@ impl PoolShares {
     /// pool then raises its flag, so that it takes one before its next job).
     pub(crate) fn on_sleep(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
+    }
+}
+
+/// A transfer of tickets in progress; ends when dropped (even on a panic).
+#[derive(Debug)]
+pub(crate) struct Lend {
+    permits: Arc<Permits>,
+    from: ShareId,
+    to: ShareId,
+}
+
+impl Drop for Lend {
+    fn drop(&mut self) {
+        self.permits.with(|a| a.end_lend(self.from, self.to));
     }
 }
 
