@@ -70,6 +70,19 @@ fn compete(names: &[&str], shares: &[Share], targets: &[f64], seconds: u64) -> f
         }
         stop.store(true, Ordering::Relaxed);
     });
+    let core: Vec<f64> = shares
+        .iter()
+        .map(|s| s.stats().core_time.as_secs_f64())
+        .collect();
+    let total: f64 = core.iter().sum();
+    let core: Vec<String> = core
+        .iter()
+        .map(|c| format!("{:.1}%", c / total * 100.0))
+        .collect();
+    println!(
+        "  core time held (allocator's accounts), whole run: {}",
+        core.join(" : ")
+    );
     worst
 }
 

@@ -94,6 +94,8 @@ pub(crate) struct Allocator {
     dirty: bool,
     scratch: Scratch,
     workers: Vec<Worker>,
+    /// Ids of removed workers, for reuse.
+    free_workers: Vec<WorkerId>,
     policy: Policy,
 }
 
@@ -141,6 +143,7 @@ impl Allocator {
             dirty: false,
             scratch: Scratch::default(),
             workers: Vec::new(),
+            free_workers: Vec::new(),
             policy,
         };
         a.resize();
@@ -289,8 +292,27 @@ impl Allocator {
     // ----- workers -----
 
     pub(crate) fn add_worker(&mut self) -> WorkerId {
+        if let Some(w) = self.free_workers.pop() {
+            return w;
+        }
         self.workers.push(Worker::Idle);
         WorkerId((self.workers.len() - 1) as u32)
+    }
+
+    /// Number of worker ids ever handed out (live or free).
+    #[cfg(test)]
+    pub(crate) fn worker_slots(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Forgets an idle worker (its thread exited); its id may be reused.
+    pub(crate) fn remove_worker(&mut self, w: WorkerId) {
+        assert_eq!(
+            self.workers[w.index()],
+            Worker::Idle,
+            "prorata: removing a busy worker"
+        );
+        self.free_workers.push(w);
     }
 
     pub(crate) fn is_holding(&self, w: WorkerId) -> bool {

@@ -66,7 +66,8 @@ impl WorkerHandle {
 #[derive(Debug)]
 struct Inner {
     alloc: Allocator,
-    slots: Vec<Arc<WorkerSlot>>,
+    /// Indexed by worker id; `None` once the worker is unregistered.
+    slots: Vec<Option<Arc<WorkerSlot>>>,
     last_tick: u64,
 }
 
@@ -131,8 +132,18 @@ impl Permits {
             wake: Condvar::new(),
             on_flag,
         });
-        inner.slots.push(slot.clone());
+        if inner.slots.len() <= id.index() {
+            inner.slots.resize(id.index() + 1, None);
+        }
+        inner.slots[id.index()] = Some(slot.clone());
         WorkerHandle { id, slot }
+    }
+
+    /// Forgets worker `h` (its thread is gone; it holds no core and waits for none).
+    pub(crate) fn unregister_worker(&self, h: &WorkerHandle) {
+        let mut inner = self.lock();
+        inner.alloc.remove_worker(h.id);
+        inner.slots[h.id.index()] = None;
     }
 
     /// Blocks until `h`, a worker of `share`, holds a core.
@@ -174,12 +185,12 @@ impl Permits {
 
     /// Ends a quantum: flags the holders that must give their core back.
     pub(crate) fn tick_at(&self, now: u64) {
-        let mut inner = self.lock();
-        inner.tick(now);
+        let flagged = self.lock().tick(now);
+        flag_all(flagged);
     }
 
     /// Sleeps until the allocator has granted `h` a core, ending quanta meanwhile.
-    fn wait_for_core(&self, h: &WorkerHandle, mut inner: MutexGuard<'_, Inner>) {
+    fn wait_for_core<'a>(&'a self, h: &WorkerHandle, mut inner: MutexGuard<'a, Inner>) {
         while !inner.alloc.is_holding(h.id) {
             let (guard, timeout) = h
                 .slot
@@ -190,7 +201,10 @@ impl Permits {
             if timeout.timed_out() {
                 let now = self.now();
                 if now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64 {
-                    inner.tick(now);
+                    let flagged = inner.tick(now);
+                    drop(inner);
+                    flag_all(flagged);
+                    inner = self.lock();
                 }
             }
         }
@@ -203,19 +217,32 @@ impl Permits {
 }
 
 impl Inner {
-    /// Ends a quantum at `now` and flags the holders that must give their core back.
-    fn tick(&mut self, now: u64) {
+    /// Ends a quantum at `now`; returns the holders that must give their core back,
+    /// to be flagged once the lock is released (a flag calls into the pool, which
+    /// may drop the last reference to a share and so take this lock again).
+    fn tick(&mut self, now: u64) -> Vec<Arc<WorkerSlot>> {
         self.last_tick = now;
-        for w in self.alloc.tick(now) {
-            self.slots[w.index()].flag();
-        }
+        let flagged = self.alloc.tick(now);
+        flagged
+            .iter()
+            .filter_map(|w| self.slots[w.index()].clone())
+            .collect()
     }
 
     /// Wakes the workers granted a core, except `me`, the caller, who is awake
     /// (a notification costs a system call even when nobody sleeps).
     fn wake(&mut self, granted: &[WorkerId], me: WorkerId) {
         for &w in granted.iter().filter(|&&w| w != me) {
-            self.slots[w.index()].wake.notify_one();
+            if let Some(slot) = &self.slots[w.index()] {
+                slot.wake.notify_one();
+            }
         }
+    }
+}
+
+/// Raises the flags of `slots` (outside the lock).
+fn flag_all(slots: Vec<Arc<WorkerSlot>>) {
+    for slot in slots {
+        slot.flag();
     }
 }

@@ -99,6 +99,19 @@ impl PoolShares {
     }
 }
 
+impl Drop for ShareWorkers {
+    fn drop(&mut self) {
+        // The sub-pool's threads are gone (it is dropped with their registry): a
+        // worker that still holds a core can only be one that never exited.
+        for (h, holding) in self.handles.iter().zip(&self.holding) {
+            if holding.load(Ordering::Relaxed) {
+                self.permits.release(h);
+            }
+            self.permits.unregister_worker(h);
+        }
+    }
+}
+
 /// A transfer of tickets in progress; ends when dropped (even on a panic).
 #[derive(Debug)]
 pub(crate) struct Lend {

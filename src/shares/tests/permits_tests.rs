@@ -128,3 +128,17 @@ fn permit_costs() {
         );
     }
 }
+
+#[test]
+fn unregistered_worker_ids_are_reused() {
+    let permits = Permits::new(Config::new(1));
+    let s = permits.add_share(permits.root(), 1).unwrap();
+    for _ in 0..100 {
+        let h = permits.register_worker();
+        permits.acquire(&h, s);
+        permits.release(&h);
+        permits.unregister_worker(&h);
+    }
+    permits.check();
+    assert_eq!(permits.with(|a| a.worker_slots()), 1);
+}
