@@ -141,3 +141,11 @@ fn a_share_of_the_global_pool() {
     });
     assert_eq!(hits.into_inner(), 1000);
 }
+
+#[test]
+fn share_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<prorata::Share>();
+    check::<prorata::ShareStats>();
+    check::<ShareError>();
+}

@@ -16,67 +16,51 @@
 //! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
 //!   [`sync`]: std or loom types.
 //!
-//! # Integration plan (phase 2: hooking the allocator into the pool)
+//! * [`pool_link`]: what a pool's registry knows of shares, and the hooks the pool
+//!   calls; [`mod@share`]: the public [`Share`] (a sub-pool with the pool API).
 //!
-//! The pool (src/pool/) already has the hooks, in `preempt.rs`. Nothing below costs
-//! anything to a pool that never makes a share: `SHARES_EXIST` stays false and
-//! `safe_point()` is one relaxed load.
+//! # How the pool uses it
 //!
-//! 1. **Pool side state.** The root `Registry` gets a `OnceLock<Arc<Permits>>`,
-//!    made by the first `ThreadPool::share` from `Config { cores: num_threads,
-//!    policy: builder.share_policy (Stride), quantum_nanos: builder.share_quantum
-//!    (4 ms), root_tickets: 100, seed }`; that call also sets `SHARES_EXIST`.
-//!    A `Share` is `Arc<ShareInner { permits, id: ShareId, registry: Arc<Registry>
-//!    }>`: its own sub-pool (own deques and injector, up to P workers started
-//!    lazily), so `install`/`join`/`scope`/`spawn`/`broadcast` and `par_iter` inside
-//!    `install` are the registry's, unchanged. `Share::share(t)` is
-//!    `permits.add_share(self.id, t)`: a currency.
-//! 2. **Worker state.** `WorkerThread` gets `permit: Option<(Arc<Permits>,
-//!    WorkerHandle, ShareId)>`, `None` in pools without shares. Share workers are
-//!    registered (`Permits::register_worker`) when started; the root pool's workers
-//!    register lazily: making the first share sets every root worker's preempt flag,
-//!    and `preempt_requested` on a worker without a handle registers it and calls
-//!    `acquire(root)` (the pool's own jobs compete as the root slot's 100 tickets).
-//!    The flag the allocator sets must be the one `check_preempt` loads:
-//!    `register_worker` will take the worker's `ThreadInfo::preempt` (made an
-//!    `Arc<AtomicBool>`, or passed as a pointer kept alive by the registry) instead of
-//!    allocating its own.
-//! 3. **Run only with a permit.** A share worker calls `Permits::acquire(h, id)` when
-//!    it starts and whenever it wakes from sleep, before running any job.
-//! 4. **Give the core back when idle or blocked.** In `Sleep::sleep` (pool/sleep.rs),
-//!    right before a worker blocks on its condvar: `Permits::release(h)`; right after
-//!    it wakes: `Permits::acquire(h, id)`. Not in `worker_waiting`/`worker_resumed`:
-//!    between those the worker still steals and runs jobs of its share, so it needs
-//!    its core; it gives it back only when it actually sleeps, which also covers "a
-//!    join whose other half runs elsewhere, with nothing of its own share to steal".
-//!    A release hands the core at once to the waiting worker the policy picks: that is
-//!    the hand-over of a finishing share (no quantum needed).
-//! 5. **Preemption.** `preempt_requested(worker)` (reached from `check_preempt` at each
-//!    job start and join, and from `safe_point()` in iterator leaves) calls
-//!    `Permits::yield_now(h)`: the core goes to the share that is due and the worker
-//!    sleeps right there, stack intact, until its share is due again; its queued jobs
-//!    stay stealable by its share's running workers. Quanta need no timer thread:
-//!    waiting workers wake every quantum and call `Allocator::tick` (see
-//!    [`permits`]), which sets the flags of the holders that are over their share.
-//! 6. **Transfer.** In `Registry::in_worker_cross` (a worker of share A calls
-//!    `b.install(f)`): `permits.lend(A, B)` before waiting on the cross latch and
-//!    `permits.end_lend(A, B)` after it is set; from a plain thread nothing is lent.
-//! 7. **Life cycle.** `Share::set_tickets(t)` is `Allocator::set_tickets` (effective
-//!    at the next decision, so within a quantum). Dropping the last `Share` handle
-//!    drops its registry handle (its running jobs finish, then its workers exit, each
-//!    releasing its permit) and calls `Allocator::retire`, which removes the slot once
-//!    its demand is zero. Dropping the `ThreadPool` calls `Allocator::shut_down`, so
-//!    new shares get `ShareError::PoolShuttingDown`. `Share::stats()` combines
-//!    `Permits::stats(id)` (core time, grants, parks, preemptions) with the registry's
-//!    job and steal counters.
-//! 8. **Measure.** `benches/shares.rs` and `examples/shares.rs` run 2 and 3 shares
-//!    (3:1, 9:1, 3:2:1, a currency tree) on the same CPU-bound `par_iter`, count items
-//!    per share per window from outside, and compare to the ticket fractions; the
-//!    simulations here give the scheduler's own error (see `accuracy_table` in the
-//!    tests): stride within 0.4 percentage points per 1 s window on 2 and 8 cores.
+//! Nothing below costs anything to a pool that never makes a share: `SHARES_EXIST`
+//! (pool/preempt.rs) stays false and `safe_point()` is one relaxed load.
+//!
+//! 1. **State.** Every `Registry` has a [`PoolShares`]: a root pool's [`permits`]
+//!    (made at its first share, from the builder's `share_policy`/`share_quantum`;
+//!    the default quantum is 4 ms), or, for a share's own sub-pool, its
+//!    `ShareWorkers` (one permit handle per worker, and whether it holds a core).
+//! 2. **A share is a sub-pool.** `ThreadPool::share`, `Share::share` and
+//!    `prorata::share` add a node to the tree and build a pool of P workers whose
+//!    jobs run only while they hold a permit; `install`, `join`, `scope`, `spawn`,
+//!    `broadcast` (and `par_iter` inside `install`) are that pool's.
+//! 3. **Take a core before running.** A worker without a core has its pool flag
+//!    (`ThreadInfo::preempt`) raised, so its next job start, join or safe point
+//!    calls `preempt_requested`, which blocks in `Permits::acquire` until its share
+//!    is due.
+//! 4. **Give it back when sleeping.** `Sleep::sleep` calls `worker_sleeping` right
+//!    before the worker blocks: the core goes at once to the waiting worker the
+//!    policy picks (the hand-over of a finishing or blocked share needs no
+//!    quantum), and the flag is raised for step 3. `worker_resumed` (end of a
+//!    latch wait) re-checks the flag, so a woken worker does not go on without a
+//!    core.
+//! 5. **Preemption.** Waiting workers end quanta (`Allocator::tick`); the holders
+//!    of shares over their proportion get their permit flag and their pool flag
+//!    raised; at the next safe point they call `Permits::yield_now` and sleep right
+//!    there, stack intact, until their share is due again.
+//! 6. **Transfer.** `Registry::in_worker_cross` (a worker of share A calls
+//!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
+//!    a panic).
+//! 7. **Life cycle.** Dropping a `Share` drops its sub-pool (queued and running jobs
+//!    finish, workers give their cores back as they exit and are unregistered),
+//!    then retires the node. Dropping the root `ThreadPool` shuts the tree down:
+//!    new shares get [`ShareError::PoolShuttingDown`].
+//!
+//! Not done yet: the root pool's own workers (jobs run on the pool outside any
+//! share) do not take permits, so they are neither limited nor counted (the root
+//! slot's 100 tickets are only used by the simulations); `Share::stats` has core
+//! time, grants, parks and preemptions, not yet the pool's job and steal counts.
 
-// The allocator is complete and tested, but the pool does not call it yet (see the
-// integration plan above): until then most of it is unused outside the tests.
+// Parts of the allocator are used only by the tests and simulations (the root
+// slot's own demand, entitlement queries).
 #![allow(dead_code)]
 
 mod accounting;
