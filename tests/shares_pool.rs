@@ -149,3 +149,13 @@ fn share_is_send_and_sync() {
     check::<prorata::ShareStats>();
     check::<ShareError>();
 }
+
+#[test]
+fn no_new_shares_once_the_pool_is_dropped() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let a = pool.share(1).unwrap();
+    drop(pool);
+    assert_eq!(a.share(1).unwrap_err(), ShareError::PoolShuttingDown);
+    // The share itself keeps working until it is dropped.
+    assert_eq!(a.install(|| 2 + 2), 4);
+}
