@@ -30,9 +30,41 @@ pub mod range {
     pub use crate::iter::sources::range::*;
 }
 
-/// Parallel iterators over slices (`slice.par_iter()`, `slice.par_iter_mut()`).
-pub mod slice {
-    pub use crate::iter::sources::slice::*;
+/// Parallel iterators over inclusive ranges (`(a..=b).into_par_iter()`).
+pub mod range_inclusive {
+    pub use crate::iter::sources::range_inclusive::*;
+}
+
+/// Parallel iterators that own or drain a `Vec` (`vec.into_par_iter()`,
+/// `vec.par_drain(..)`).
+pub mod vec {
+    pub use crate::iter::sources::vec::*;
+}
+
+/// Parallel iterators over `Option` (`option.into_par_iter()`, `option.par_iter()`).
+pub mod option {
+    pub use crate::iter::sources::option::*;
+}
+
+/// Parallel iterators over the `Ok` value of a `Result`.
+pub mod result {
+    pub use crate::iter::sources::result::*;
+}
+
+/// Parallel iterators over owned arrays (`[T; N].into_par_iter()`).
+pub mod array {
+    pub use crate::iter::sources::array::*;
+}
+
+pub mod slice;
+pub mod str;
+
+pub mod collections;
+
+/// `String::par_drain`: a parallel iterator that moves a range of chars out of a
+/// `String`.
+pub mod string {
+    pub use crate::str::drain::Drain;
 }
 
 mod shares;

@@ -12,3 +12,6 @@ pub use crate::iter::{
     FromParallelIterator, IndexedParallelIterator, IntoParallelIterator, IntoParallelRefIterator,
     IntoParallelRefMutIterator, ParallelExtend, ParallelIterator,
 };
+pub use crate::iter::{ParallelBridge, ParallelDrainFull, ParallelDrainRange};
+pub use crate::slice::{ParallelSlice, ParallelSliceMut};
+pub use crate::str::ParallelString;

@@ -356,3 +356,58 @@ fn busy_leaves_bound_on_queued_jobs() {
     }
     assert_eq!(prorata::debug_take_max_queued_jobs(), None);
 }
+
+#[test]
+fn scoped_broadcast_body_is_dropped_before_scope_ends() {
+    struct CountOnDrop<'a>(&'a AtomicUsize);
+    impl Drop for CountOnDrop<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let p = pool(3);
+    for _ in 0..50 {
+        let dropped = AtomicUsize::new(0);
+        p.scope(|s| {
+            let guard = CountOnDrop(&dropped);
+            s.spawn_broadcast(move |_, _| {
+                let _ = &guard;
+            });
+        });
+        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+        let dropped = AtomicUsize::new(0);
+        p.scope_fifo(|s| {
+            let guard = CountOnDrop(&dropped);
+            s.spawn_broadcast(move |_, _| {
+                let _ = &guard;
+            });
+        });
+        assert_eq!(dropped.load(Ordering::SeqCst), 1);
+    }
+}
+
+#[test]
+fn panic_while_building_stops_started_threads() {
+    let exited = Arc::new(AtomicUsize::new(0));
+    let e = Arc::clone(&exited);
+    let r = std::panic::catch_unwind(move || {
+        ThreadPoolBuilder::new()
+            .num_threads(3)
+            .thread_name(|i| {
+                assert!(i < 1, "no name for worker {i}");
+                format!("w{i}")
+            })
+            .exit_handler(move |_| {
+                e.fetch_add(1, Ordering::SeqCst);
+            })
+            .build()
+    });
+    assert!(r.is_err());
+    // Worker 0 was started before the panic: it must exit (not wait forever).
+    let start = std::time::Instant::now();
+    while exited.load(Ordering::SeqCst) < 1 && start.elapsed() < std::time::Duration::from_secs(20)
+    {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    assert_eq!(exited.load(Ordering::SeqCst), 1);
+}

@@ -78,7 +78,6 @@ impl<T> Stealer<T> {
     }
 
     /// Whether the deque looks empty.
-    #[allow(dead_code)] // part of the deque interface; the pool checks injectors only
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()

@@ -18,6 +18,7 @@ pub mod plumbing;
 mod adaptors;
 mod collect;
 mod consumers;
+mod indexed;
 mod indexed_parallel_iterator;
 mod into;
 mod parallel_iterator;
@@ -25,6 +26,17 @@ pub(crate) mod sources;
 
 pub use adaptors::*;
 pub use collect::{FromParallelIterator, ParallelExtend};
+pub use indexed::*;
 pub use indexed_parallel_iterator::IndexedParallelIterator;
 pub use into::{IntoParallelIterator, IntoParallelRefIterator, IntoParallelRefMutIterator};
 pub use parallel_iterator::ParallelIterator;
+#[allow(deprecated)]
+pub use sources::repeatn;
+pub use sources::{
+    Empty, IterBridge, MultiZip, Once, ParallelBridge, ParallelDrainFull, ParallelDrainRange,
+    Repeat, RepeatN, Split, WalkTree, WalkTreePostfix, WalkTreePrefix, empty, once, repeat,
+    repeat_n, split, walk_tree, walk_tree_postfix, walk_tree_prefix,
+};
+
+/// `either`'s `Either`: a parallel iterator when both sides are.
+pub use either::Either;

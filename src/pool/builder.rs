@@ -258,7 +258,9 @@ impl ThreadPoolBuilder {
     /// Makes the thread calling `build` worker 0 of the pool: it does not run a main loop,
     /// but it executes the pool's jobs whenever it waits inside the pool (and `join` or
     /// `scope` called on it run in this pool). It stops being a worker when the pool is
-    /// dropped on this thread (or when the thread exits).
+    /// dropped on this thread (or when the thread exits). Jobs queued on worker 0 run
+    /// only when this thread waits in the pool or another worker steals them; with
+    /// `num_threads(1)`, work injected from other threads waits for this thread.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new()
@@ -434,7 +436,7 @@ impl ThreadPoolBuilder {
     /// # drop(first);
     /// ```
     pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
-        global::init_global(|| self.build_registry(|thread| spawn_std_thread(thread).map(drop)))
+        global::init_global(|| self.build_registry(spawn_detached))
     }
 
     /// Builds a pool whose threads are scoped threads: `wrapper` is called on each new
@@ -506,6 +508,8 @@ impl ThreadPoolBuilder {
         registry
             .shares
             .configure(self.share_policy, self.share_quantum);
+        // If `thread_name` or `spawn` panics, the threads already started must still end.
+        let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;
         for (index, deque) in deques.into_iter().enumerate() {
             if self.use_current_thread && index == 0 {
@@ -519,13 +523,14 @@ impl ThreadPoolBuilder {
             };
             if let Err(e) = spawn(thread) {
                 // Stop the threads already started (they exit once they see the latch).
-                registry.terminate();
+                drop(guard);
                 return Err(ThreadPoolBuildError {
                     kind: ThreadPoolBuildErrorKind::ThreadSpawn,
                     io: Some(e),
                 });
             }
         }
+        std::mem::forget(guard);
         if let Some(deque) = current {
             let worker = Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque));
             // SAFETY: the box is kept in this thread's CURRENT_THREAD_WORKER until it is
@@ -535,6 +540,21 @@ impl ThreadPoolBuilder {
         }
         Ok(registry)
     }
+}
+
+/// Terminates a registry under construction unless forgotten: on an error or a panic while
+/// starting its threads, the threads already started exit instead of waiting forever.
+struct TerminateOnUnwind<'a>(&'a Registry);
+
+impl Drop for TerminateOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.terminate();
+    }
+}
+
+/// Starts a worker on a new standard thread that nobody joins (the global pool's).
+pub(crate) fn spawn_detached(thread: ThreadBuilder) -> io::Result<()> {
+    spawn_std_thread(thread).map(drop)
 }
 
 /// Starts a worker on a new standard thread.

@@ -3,7 +3,9 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::builder::{ThreadPoolBuildError, ThreadPoolBuildErrorKind, ThreadPoolBuilder};
+use super::builder::{
+    ThreadPoolBuildError, ThreadPoolBuildErrorKind, ThreadPoolBuilder, spawn_detached,
+};
 use super::registry::Registry;
 use super::sleep::THREADS_MAX;
 use super::worker::WorkerThread;
@@ -40,13 +42,9 @@ pub(crate) fn global_registry() -> &'static Arc<Registry> {
 #[cold]
 fn global_registry_cold() -> &'static Arc<Registry> {
     let result = init_global(|| {
-        ThreadPoolBuilder::new().build_registry(|thread| {
-            let mut b = std::thread::Builder::new().name(format!("prorata-{}", thread.index()));
-            if let Some(size) = thread.stack_size() {
-                b = b.stack_size(size);
-            }
-            b.spawn(move || thread.run()).map(drop)
-        })
+        ThreadPoolBuilder::new()
+            .thread_name(|i| format!("prorata-{i}"))
+            .build_registry(spawn_detached)
     });
     match (result, GLOBAL.get()) {
         (_, Some(r)) => r,

@@ -1,10 +1,48 @@
 //! The work-stealing pool: workers, `join`, `scope`, `spawn`, `broadcast`, the builder
-//! and the global pool.
+//! and the global pool. Rayon's API and semantics, so programs port by renaming the crate.
 //!
-//! One file per concept: `registry` (a pool's shared state), `worker` (per-thread state,
-//! finding work, waiting), `job` (type-erased jobs), `latch` (completion signals), `sleep`
-//! (idle workers and wake-ups), `preempt` (the hooks for shares), `deque` lives in
+//! One file per concept: `registry` (a pool's shared state and the ways into it from
+//! outside), `worker` (per-thread state, finding work, waiting), `job` (type-erased jobs:
+//! a data pointer and an execute function), `latch` (completion signals), `sleep` (idle
+//! workers and wake-ups), `preempt` (the hooks for shares), `join`, `scope`, `spawn`,
+//! `broadcast`, `yield_now`, `builder`, `thread_pool`, `global`; the deques are in
 //! `crate::deque`.
+//!
+//! # Scheduling
+//!
+//! Each worker owns a deque (owner LIFO, thieves FIFO from victims picked by a per-worker
+//! xorshift generator); work from outside goes to one injector. `join` is work-first: it
+//! pushes its second closure as a job living on the caller's stack, runs the first, then
+//! pops the second back (running it inline) unless a thief took it, in which case it
+//! waits on the job's latch while executing other jobs of the same pool (leapfrogging).
+//! Workers steal one job at a time from each other, which keeps the busy-leaves bound:
+//! a recursion of depth `d` through `join` never queues more than `d` jobs on a worker
+//! (checked by `tests/pool_api.rs` through the hidden `debug_take_max_queued_jobs`).
+//! A `join` on a worker does not allocate and clones no `Arc`.
+//!
+//! Idle workers search for a few dozen rounds, yielding their core, then sleep on a
+//! condition variable (an idle pool uses ~0% CPU); see `sleep.rs` for why no wake-up of
+//! injected work or of a latch's waiter can be lost. `ci/loom.sh` model-checks it.
+//!
+//! # Decisions
+//!
+//! - `install` from a plain thread injects the job and blocks. From a worker of another
+//!   pool it injects the job and the calling worker keeps executing its own pool's jobs
+//!   while it waits (like Rayon), so pools calling into each other cannot deadlock on
+//!   blocked workers.
+//! - A panic in `join`, `scope`, `install` or `broadcast` is re-raised in the caller after
+//!   every sibling job has finished. A panic in a spawned job goes to the pool's panic
+//!   handler; without one the process aborts, as in Rayon.
+//! - Dropping a `ThreadPool` lets queued and spawned work finish; from outside the pool it
+//!   waits for the workers to exit, from one of its own workers it does not wait.
+//!
+//! # Hooks for shares
+//!
+//! See `preempt.rs`: `safe_point()` (one relaxed load of a global flag while no shares
+//! exist), the per-worker flag `ThreadInfo::preempt` checked by
+//! `WorkerThread::check_preempt` at each `join` and each job start, and
+//! `worker_waiting`/`worker_resumed`, called where a worker starts and stops waiting on a
+//! latch (`WorkerThread::wait_until_cold`).
 
 mod broadcast;
 mod builder;
@@ -25,6 +63,8 @@ mod yield_now;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
+#[cfg(all(test, not(loom)))]
+mod tests;
 
 pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
 pub use builder::{

@@ -129,9 +129,15 @@ impl Registry {
         }
     }
 
-    /// Whether outside work (injected, or broadcast to worker `index`) is waiting.
-    pub(crate) fn has_injected_work(&self, index: usize) -> bool {
-        !self.injector.is_empty() || !self.thread_infos[index].broadcasts.is_empty()
+    /// Whether work that worker `index` could take is waiting: injected, broadcast to it,
+    /// or queued on any worker's deque (the last check before sleeping).
+    pub(crate) fn has_work(&self, index: usize) -> bool {
+        !self.injector.is_empty()
+            || !self.thread_infos[index].broadcasts.is_empty()
+            || self
+                .thread_infos
+                .iter()
+                .any(|info| !info.stealer.is_empty())
     }
 
     /// One more reason to keep the workers alive (a handle or a pending spawn).

@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::marker::PhantomData;
+use std::mem::ManuallyDrop;
 use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -205,8 +206,11 @@ impl<'scope> Scope<'scope> {
         let scope_ptr = ScopePtr(self);
         let job = HeapJob::new(move || {
             // SAFETY: the scope waits for this job before it ends.
-            let scope = unsafe { scope_ptr.as_ref() };
-            scope.base.execute_job(|| body(scope));
+            // SAFETY: as above; `execute_job` does not touch the scope after counting the job.
+            unsafe {
+                let scope = scope_ptr.as_ref();
+                ScopeBase::execute_job(&scope.base, || body(scope));
+            }
         });
         self.base.job_completed_latch.increment();
         // SAFETY: the job borrows only `'scope` data and the scope, which both outlive it.
@@ -227,12 +231,16 @@ impl<'scope> Scope<'scope> {
         BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let scope_ptr = ScopePtr(self);
+        let body = BodyGuard::new(body, &self.base.job_completed_latch);
         let job = ArcJob::new(move || {
-            // SAFETY: the scope waits for this job before it ends.
-            let scope = unsafe { scope_ptr.as_ref() };
-            scope
-                .base
-                .execute_job(|| BroadcastContext::with(|ctx| body(scope, ctx)));
+            let body = &body;
+            // SAFETY: the scope waits for this job (and for the body's drop) before it ends.
+            unsafe {
+                let scope = scope_ptr.as_ref();
+                ScopeBase::execute_job(&scope.base, || {
+                    BroadcastContext::with(|ctx| (body.body)(scope, ctx))
+                });
+            }
         });
         self.base.spawn_broadcast_jobs(&job);
     }
@@ -261,8 +269,11 @@ impl<'scope> ScopeFifo<'scope> {
         let scope_ptr = ScopePtr(self);
         let job = HeapJob::new(move || {
             // SAFETY: the scope waits for this job before it ends.
-            let scope = unsafe { scope_ptr.as_ref() };
-            scope.base.execute_job(|| body(scope));
+            // SAFETY: as above; `execute_job` does not touch the scope after counting the job.
+            unsafe {
+                let scope = scope_ptr.as_ref();
+                ScopeBase::execute_job(&scope.base, || body(scope));
+            }
         });
         self.base.job_completed_latch.increment();
         // SAFETY: the job borrows only `'scope` data and the scope, which both outlive it.
@@ -291,12 +302,16 @@ impl<'scope> ScopeFifo<'scope> {
         BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let scope_ptr = ScopePtr(self);
+        let body = BodyGuard::new(body, &self.base.job_completed_latch);
         let job = ArcJob::new(move || {
-            // SAFETY: the scope waits for this job before it ends.
-            let scope = unsafe { scope_ptr.as_ref() };
-            scope
-                .base
-                .execute_job(|| BroadcastContext::with(|ctx| body(scope, ctx)));
+            let body = &body;
+            // SAFETY: the scope waits for this job (and for the body's drop) before it ends.
+            unsafe {
+                let scope = scope_ptr.as_ref();
+                ScopeBase::execute_job(&scope.base, || {
+                    BroadcastContext::with(|ctx| (body.body)(scope, ctx))
+                });
+            }
         });
         self.base.spawn_broadcast_jobs(&job);
     }
@@ -334,19 +349,26 @@ impl<'scope> ScopeBase<'scope> {
     }
 
     /// Runs a spawned job's body, recording a panic, and counts the job done.
-    fn execute_job(&self, body: impl FnOnce()) {
-        if let Err(p) = unwind::halt_unwinding(body) {
-            self.job_panicked(p);
+    ///
+    /// # Safety
+    /// `this` is valid on entry; the scope may end (and be freed) as soon as the job is
+    /// counted done, so it takes a raw pointer rather than a reference that would have to
+    /// stay valid until the function returns.
+    unsafe fn execute_job(this: *const Self, body: impl FnOnce()) {
+        // SAFETY: valid until the latch is set, which is the last access.
+        unsafe {
+            if let Err(p) = unwind::halt_unwinding(body) {
+                (*this).job_panicked(p);
+            }
+            CountLatch::set(&raw const (*this).job_completed_latch);
         }
-        // SAFETY: the latch lives in the scope; the scope's owner may return once it is
-        // set, and nothing here touches the scope afterwards.
-        unsafe { CountLatch::set(&self.job_completed_latch) };
     }
 
-    /// Queues `job` once per worker of the pool, counting each in the latch.
+    /// Queues `job` once per worker of the pool, counting each in the latch, plus one
+    /// count that the job's `BodyGuard` gives back when the last reference drops it.
     fn spawn_broadcast_jobs<F: Fn() + Send + Sync>(&self, job: &Arc<ArcJob<F>>) {
         let n = self.registry.num_threads();
-        for _ in 0..n {
+        for _ in 0..n + 1 {
             self.job_completed_latch.increment();
         }
         // SAFETY: each reference keeps the job alive; its borrows outlive the scope's jobs.
@@ -373,6 +395,41 @@ impl<'scope> ScopeBase<'scope> {
             // SAFETY: published by `job_panicked` from `Box::into_raw`, taken once by the swap.
             let payload = unsafe { Box::from_raw(p) };
             unwind::resume_unwinding(*payload);
+        }
+    }
+}
+
+/// The body of a scoped broadcast, shared by the workers' jobs. The last job to finish
+/// drops it; only then does the guard count itself done, so the scope cannot end while the
+/// body (which may borrow `'scope` data and have drop glue) still exists.
+struct BodyGuard<B> {
+    body: ManuallyDrop<B>,
+    latch: *const CountLatch,
+}
+
+// SAFETY: the latch pointer is only used to `set` a thread-safe latch; the body is as
+// thread-safe as `B`.
+unsafe impl<B: Send> Send for BodyGuard<B> {}
+// SAFETY: as above; shared access only calls `B` through `&B`.
+unsafe impl<B: Sync> Sync for BodyGuard<B> {}
+
+impl<B> BodyGuard<B> {
+    /// Guards `body`; the latch must already count the guard (see `spawn_broadcast_jobs`).
+    fn new(body: B, latch: &CountLatch) -> Self {
+        BodyGuard {
+            body: ManuallyDrop::new(body),
+            latch,
+        }
+    }
+}
+
+impl<B> Drop for BodyGuard<B> {
+    fn drop(&mut self) {
+        // SAFETY: the body is dropped once, here; the latch lives in the scope, which waits
+        // for this count, so it is valid until set and not touched afterwards.
+        unsafe {
+            ManuallyDrop::drop(&mut self.body);
+            CountLatch::set(self.latch);
         }
     }
 }

@@ -12,19 +12,20 @@
 //! a `SeqCst` fence for work injected from outside). Either the publisher's bump happens
 //! before the sleeper's increment (the increment fails and the sleeper searches again), or
 //! the publisher sees the sleeper counted and wakes it. After incrementing, the sleeper
-//! checks the injector one last time behind a `SeqCst` fence, pairing with the
+//! checks the injector and the deques one last time behind a `SeqCst` fence, pairing with the
 //! publisher's fence, so injected work is never missed.
 //!
-//! Work pushed by a worker on its own deque skips the fence: if that wake-up is missed the
-//! pushing worker runs the job itself, so nothing waits forever (only parallelism is
-//! delayed until the next push); latch wake-ups are explicit (see `latch.rs`).
+//! Work pushed by a worker onto its own *empty* deque is fenced the same way, and the
+//! final check looks at every deque, so no work is ever left with all workers asleep;
+//! pushes onto a non-empty deque skip the fence (the older job there keeps sleepers
+//! awake). Latch wake-ups are explicit (see `latch.rs`).
 
 use super::latch::CoreLatch;
 use super::sync::{AtomicU64, Condvar, Mutex, Ordering, fence, yield_now};
 
-#[cfg(not(loom))]
+#[cfg(not(all(loom, test)))]
 const ROUNDS_UNTIL_SLEEPY: u32 = 32;
-#[cfg(loom)]
+#[cfg(all(loom, test))]
 const ROUNDS_UNTIL_SLEEPY: u32 = 1;
 const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
 
@@ -109,13 +110,13 @@ impl Sleep {
     }
 
     /// One fruitless search round: yield, announce sleepiness, or sleep. Returns when the
-    /// worker should search again (or check `latch`). `has_injected_work` is the final check
-    /// before blocking.
+    /// worker should search again (or check `latch`). `has_work` is the final check before
+    /// blocking (injected, broadcast or queued jobs).
     pub(crate) fn no_work_found(
         &self,
         idle: &mut IdleState,
         latch: &CoreLatch,
-        has_injected_work: impl FnOnce() -> bool,
+        has_work: impl FnOnce() -> bool,
     ) {
         if idle.rounds < ROUNDS_UNTIL_SLEEPY {
             yield_now();
@@ -128,7 +129,7 @@ impl Sleep {
             idle.rounds += 1;
             yield_now();
         } else {
-            self.sleep(idle, latch, has_injected_work);
+            self.sleep(idle, latch, has_work);
         }
     }
 
@@ -152,12 +153,7 @@ impl Sleep {
     }
 
     #[cold]
-    fn sleep(
-        &self,
-        idle: &mut IdleState,
-        latch: &CoreLatch,
-        has_injected_work: impl FnOnce() -> bool,
-    ) {
+    fn sleep(&self, idle: &mut IdleState, latch: &CoreLatch, has_work: impl FnOnce() -> bool) {
         let state = &self.states[idle.worker_index];
         let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
         if !latch.fall_asleep() {
@@ -186,7 +182,7 @@ impl Sleep {
         // Pairs with the fence in `new_injected_jobs`: either we see the injected job, or
         // the injector saw our sleeping count and will wake someone.
         fence(Ordering::SeqCst);
-        if has_injected_work() {
+        if has_work() {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
             super::preempt::worker_sleeping();
@@ -229,9 +225,17 @@ impl Sleep {
         }
     }
 
-    /// `n` jobs were pushed by a worker on its own deque.
+    /// `n` jobs were pushed by a worker on its own deque (after the push). A push onto an
+    /// empty deque is fenced like an injection, so a worker falling asleep either sees the
+    /// deque non-empty in its final check or is seen asleep here; a push onto a non-empty
+    /// deque needs no fence, since the sleeper's final check sees the older job (or the
+    /// owner is still busy with it and pushes again later).
     #[inline]
     pub(crate) fn new_internal_jobs(&self, n: u32, queue_was_empty: bool) {
+        if queue_was_empty {
+            // Pairs with the fence in `sleep`.
+            fence(Ordering::SeqCst);
+        }
         self.new_jobs(n, queue_was_empty)
     }
 
@@ -276,7 +280,7 @@ impl Sleep {
     }
 
     /// Number of workers currently asleep (for tests).
-    #[allow(dead_code)]
+    #[cfg(test)]
     pub(crate) fn sleeping_threads(&self) -> usize {
         sleeping(self.counters.load(Ordering::SeqCst)) as usize
     }

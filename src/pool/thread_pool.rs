@@ -24,7 +24,7 @@ use super::yield_now::Yield;
 /// assert_eq!(pool.install(|| 6 * 7), 42);
 /// ```
 pub struct ThreadPool {
-    registry: Arc<Registry>,
+    pub(crate) registry: Arc<Registry>,
     threads: Mutex<Vec<JoinHandle<()>>>,
 }
 

@@ -54,14 +54,22 @@ pub(crate) struct WorkerThread {
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
+    /// This worker's preemption flag (in the registry, which `registry` keeps alive).
+    preempt: *const std::sync::atomic::AtomicBool,
     /// Instrumentation: the most jobs this worker's deque held right after a push.
     max_queued: Cell<usize>,
 }
 
+// SAFETY: the only non-Send field is `preempt`, a pointer into the registry that the
+// worker's own `Arc<Registry>` keeps alive wherever the worker is moved; the flag is atomic.
+unsafe impl Send for WorkerThread {}
+
 impl WorkerThread {
     /// A worker for `registry` at `index`, owning `deque`.
     pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
+        let preempt = &raw const registry.thread_infos[index].preempt;
         WorkerThread {
+            preempt,
             deque,
             fifo: JobFifo::new(),
             index,
@@ -117,13 +125,12 @@ impl WorkerThread {
     /// Pushes a job on this worker's deque, waking a sleeper if one is needed.
     #[inline]
     pub(crate) fn push(&self, job: JobRef) {
-        let was_empty = self.deque.is_empty();
+        let len_before = self.deque.len();
         self.deque.push(job);
-        let len = self.deque.len();
-        if len > self.max_queued.get() {
-            self.max_queued.set(len);
+        if len_before >= self.max_queued.get() {
+            self.max_queued.set(len_before + 1);
         }
-        self.registry.sleep.new_internal_jobs(1, was_empty);
+        self.registry.sleep.new_internal_jobs(1, len_before == 0);
     }
 
     /// Pushes a job to run in FIFO order with this worker's other `spawn_fifo` jobs.
@@ -139,19 +146,16 @@ impl WorkerThread {
 
     /// Runs one job found anywhere in the pool, if any.
     pub(crate) fn yield_now(&self) -> Yield {
-        match self.find_work() {
-            Some(job) => {
-                // SAFETY: a queued job is live until executed, and executed once.
-                unsafe { self.execute(job) };
-                Yield::Executed
-            }
-            None => Yield::Idle,
-        }
+        self.run_one(self.find_work())
     }
 
     /// Runs one job of this worker's own deque, if any.
     pub(crate) fn yield_local(&self) -> Yield {
-        match self.take_local_job() {
+        self.run_one(self.take_local_job())
+    }
+
+    fn run_one(&self, job: Option<JobRef>) -> Yield {
+        match job {
             Some(job) => {
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
@@ -229,10 +233,8 @@ impl WorkerThread {
     /// The per-worker preemption check (one relaxed load on the fast path).
     #[inline]
     pub(crate) fn check_preempt(&self) {
-        if self.registry.thread_infos[self.index]
-            .preempt
-            .load(Ordering::Relaxed)
-        {
+        // SAFETY: the flag lives in the registry, kept alive by `self.registry`.
+        if unsafe { (*self.preempt).load(Ordering::Relaxed) } {
             preempt::preempt_requested(self);
         }
     }
@@ -249,20 +251,24 @@ impl WorkerThread {
     fn wait_until_cold(&self, latch: &CoreLatch) {
         preempt::worker_waiting(self);
         let sleep = &self.registry.sleep;
-        let mut idle = sleep.start_looking(self.index);
+        // Counted idle only after a fruitless search: leapfrogging onto a job found at
+        // once costs no write to the shared sleep counters.
+        let mut idle = None;
         while !latch.probe() {
             if let Some(job) = self.find_work() {
-                sleep.work_found();
+                if idle.take().is_some() {
+                    sleep.work_found();
+                }
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
-                idle = sleep.start_looking(self.index);
             } else {
-                sleep.no_work_found(&mut idle, latch, || {
-                    self.registry.has_injected_work(self.index)
-                });
+                let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
+                sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
             }
         }
-        sleep.work_found();
+        if idle.is_some() {
+            sleep.work_found();
+        }
         preempt::worker_resumed(self);
     }
 

@@ -1,0 +1,103 @@
+//! `LinkedList`: iterated through a `Vec` of its items (or references), collected by
+//! appending the pieces gathered in parallel.
+
+use std::collections::LinkedList;
+
+use super::{delegate_indexed, par_extend_impls};
+use crate::iter::*;
+
+/// Parallel iterator that owns a `LinkedList`'s items, in order.
+///
+/// ```
+/// use prorata::prelude::*;
+/// use std::collections::LinkedList;
+/// let it: prorata::collections::linked_list::IntoIter<i32> =
+///     LinkedList::from([1, 2]).into_par_iter();
+/// assert_eq!(it.len(), 2);
+/// ```
+#[derive(Debug, Clone)]
+pub struct IntoIter<T> {
+    inner: crate::vec::IntoIter<T>,
+}
+
+/// Parallel iterator over references to a `LinkedList`'s items, in order.
+///
+/// ```
+/// use prorata::prelude::*;
+/// use std::collections::LinkedList;
+/// let list = LinkedList::from([1, 2]);
+/// let it: prorata::collections::linked_list::Iter<'_, i32> = list.par_iter();
+/// assert_eq!(it.len(), 2);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Iter<'a, T> {
+    inner: crate::vec::IntoIter<&'a T>,
+}
+
+/// Parallel iterator over mutable references to a `LinkedList`'s items, in order.
+///
+/// ```
+/// use prorata::prelude::*;
+/// use std::collections::LinkedList;
+/// let mut list = LinkedList::from([1, 2]);
+/// let it: prorata::collections::linked_list::IterMut<'_, i32> = list.par_iter_mut();
+/// it.for_each(|x| *x *= 10);
+/// assert_eq!(list, LinkedList::from([10, 20]));
+/// ```
+#[derive(Debug)]
+pub struct IterMut<'a, T> {
+    inner: crate::vec::IntoIter<&'a mut T>,
+}
+
+impl<T: Send> IntoParallelIterator for LinkedList<T> {
+    type Iter = IntoIter<T>;
+    type Item = T;
+
+    fn into_par_iter(self) -> IntoIter<T> {
+        IntoIter {
+            inner: self.into_iter().collect::<Vec<_>>().into_par_iter(),
+        }
+    }
+}
+
+impl<'a, T: Sync> IntoParallelIterator for &'a LinkedList<T> {
+    type Iter = Iter<'a, T>;
+    type Item = &'a T;
+
+    fn into_par_iter(self) -> Iter<'a, T> {
+        Iter {
+            inner: self.iter().collect::<Vec<_>>().into_par_iter(),
+        }
+    }
+}
+
+impl<'a, T: Send> IntoParallelIterator for &'a mut LinkedList<T> {
+    type Iter = IterMut<'a, T>;
+    type Item = &'a mut T;
+
+    fn into_par_iter(self) -> IterMut<'a, T> {
+        IterMut {
+            inner: self.iter_mut().collect::<Vec<_>>().into_par_iter(),
+        }
+    }
+}
+
+delegate_indexed!(<T> IntoIter<T> => T where T: Send);
+delegate_indexed!(<'a, T> Iter<'a, T> => &'a T where T: Sync);
+delegate_indexed!(<'a, T> IterMut<'a, T> => &'a mut T where T: Send);
+
+impl<T: Send> FromParallelIterator<T> for LinkedList<T> {
+    fn from_par_iter<I>(par_iter: I) -> Self
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        let mut list = LinkedList::new();
+        list.par_extend(par_iter);
+        list
+    }
+}
+
+par_extend_impls!(
+    <T> LinkedList<T>, T, &'r T, super::no_reserve,
+    where [T: Send], ref where [T: Copy + Send + Sync + 'r]
+);

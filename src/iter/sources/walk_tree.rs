@@ -1,0 +1,330 @@
+//! `walk_tree_prefix`, `walk_tree_postfix` and `walk_tree`: the nodes of a tree given
+//! by its root and a function listing a node's children, visited in parallel.
+//!
+//! A producer holds a forest (subtrees, left to right) plus the nodes already
+//! expanded that must come before it (prefix) or after it (postfix). To split, it
+//! expands single trees until there are two or more, then halves the forest.
+
+use std::fmt;
+
+use crate::iter::plumbing::*;
+use crate::iter::*;
+
+/// The nodes of the tree in prefix order (each node before its children, children
+/// left to right), as a depth-first sequential walk would yield them.
+///
+/// ```
+/// use prorata::prelude::*;
+/// // The tree 1 -> [2 -> [4, 5], 3].
+/// let children = |&n: &u32| if n < 3 { vec![2 * n, 2 * n + 1] } else if n == 2 { vec![] } else { vec![] };
+/// let it = prorata::iter::walk_tree_prefix(1u32, move |n| children(n).into_iter().filter(|&c| c <= 5).collect::<Vec<_>>());
+/// let seen = std::sync::Mutex::new(vec![]);
+/// it.for_each(|n| seen.lock().unwrap().push(n));
+/// let mut seen = seen.into_inner().unwrap();
+/// seen.sort();
+/// assert_eq!(seen, [1, 2, 3, 4, 5]);
+/// ```
+pub fn walk_tree_prefix<S, B, I>(root: S, children_of: B) -> WalkTreePrefix<S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Send + Sync,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator>,
+{
+    WalkTreePrefix { root, children_of }
+}
+
+/// The nodes of the tree in postfix order (each node after its children, children
+/// left to right).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it = prorata::iter::walk_tree_postfix(0u32, |&n| if n < 3 { vec![n + 1] } else { vec![] });
+/// let hits = std::sync::atomic::AtomicU32::new(0);
+/// it.for_each(|n| { hits.fetch_add(n, std::sync::atomic::Ordering::Relaxed); });
+/// assert_eq!(hits.into_inner(), 6);
+/// ```
+pub fn walk_tree_postfix<S, B, I>(root: S, children_of: B) -> WalkTreePostfix<S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Send + Sync,
+    I: IntoIterator<Item = S>,
+{
+    WalkTreePostfix { root, children_of }
+}
+
+/// The nodes of the tree, in no specified order (currently postfix, which may
+/// change).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it = prorata::iter::walk_tree(1u32, |&n| if n < 8 { vec![2 * n, 2 * n + 1] } else { vec![] });
+/// let count = std::sync::atomic::AtomicUsize::new(0);
+/// it.for_each(|_| { count.fetch_add(1, std::sync::atomic::Ordering::Relaxed); });
+/// assert_eq!(count.into_inner(), 15);
+/// ```
+pub fn walk_tree<S, B, I>(root: S, children_of: B) -> WalkTree<S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Send + Sync,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator>,
+{
+    WalkTree(walk_tree_postfix(root, children_of))
+}
+
+/// The iterator made by [`walk_tree_prefix()`].
+///
+/// ```
+/// let w: prorata::iter::WalkTreePrefix<u8, _> =
+///     prorata::iter::walk_tree_prefix(0u8, |_| Vec::<u8>::new());
+/// # let _ = w;
+/// ```
+#[derive(Clone)]
+pub struct WalkTreePrefix<S, B> {
+    root: S,
+    children_of: B,
+}
+
+/// The iterator made by [`walk_tree_postfix()`].
+///
+/// ```
+/// let w: prorata::iter::WalkTreePostfix<u8, _> =
+///     prorata::iter::walk_tree_postfix(0u8, |_| Vec::<u8>::new());
+/// # let _ = w;
+/// ```
+#[derive(Clone)]
+pub struct WalkTreePostfix<S, B> {
+    root: S,
+    children_of: B,
+}
+
+/// The iterator made by [`walk_tree()`].
+///
+/// ```
+/// let w: prorata::iter::WalkTree<u8, _> = prorata::iter::walk_tree(0u8, |_| Vec::<u8>::new());
+/// # let _ = w;
+/// ```
+#[derive(Clone)]
+pub struct WalkTree<S, B>(WalkTreePostfix<S, B>);
+
+impl<S: fmt::Debug, B> fmt::Debug for WalkTreePrefix<S, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WalkTreePrefix")
+            .field("root", &self.root)
+            .finish()
+    }
+}
+
+impl<S: fmt::Debug, B> fmt::Debug for WalkTreePostfix<S, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("WalkTreePostfix")
+            .field("root", &self.root)
+            .finish()
+    }
+}
+
+impl<S: fmt::Debug, B> fmt::Debug for WalkTree<S, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("WalkTree").field(&self.0.root).finish()
+    }
+}
+
+impl<S, B, I> ParallelIterator for WalkTreePrefix<S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Send + Sync,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator> + Send,
+{
+    type Item = S;
+
+    fn drive_unindexed<C: UnindexedConsumer<S>>(self, consumer: C) -> C::Result {
+        let producer = PrefixProducer {
+            before: Vec::new(),
+            forest: vec![self.root],
+            children_of: &self.children_of,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+impl<S, B, I> ParallelIterator for WalkTreePostfix<S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Send + Sync,
+    I: IntoIterator<Item = S> + Send,
+{
+    type Item = S;
+
+    fn drive_unindexed<C: UnindexedConsumer<S>>(self, consumer: C) -> C::Result {
+        let producer = PostfixProducer {
+            forest: vec![self.root],
+            after: Vec::new(),
+            children_of: &self.children_of,
+        };
+        bridge_unindexed(producer, consumer)
+    }
+}
+
+impl<S, B, I> ParallelIterator for WalkTree<S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Send + Sync,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator> + Send,
+{
+    type Item = S;
+
+    fn drive_unindexed<C: UnindexedConsumer<S>>(self, consumer: C) -> C::Result {
+        self.0.drive_unindexed(consumer)
+    }
+}
+
+/// While the forest is a single tree, replaces it by its root's subtrees, moving the
+/// root to `expanded`: then there are two trees to split between, or none.
+fn expand_single_tree<S, B, I>(forest: &mut Vec<S>, expanded: &mut Vec<S>, children_of: &B)
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+{
+    while forest.len() == 1 {
+        let node = forest.pop().expect("one tree");
+        *forest = children_of(&node).into_iter().collect();
+        expanded.push(node);
+    }
+}
+
+/// Yields `before` (expanded nodes, in order), then each tree of `forest` in prefix
+/// order.
+struct PrefixProducer<'b, S, B> {
+    before: Vec<S>,
+    forest: Vec<S>,
+    children_of: &'b B,
+}
+
+impl<S, B, I> UnindexedProducer for PrefixProducer<'_, S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Sync,
+    I: IntoIterator<Item = S>,
+{
+    type Item = S;
+
+    fn split(mut self) -> (Self, Option<Self>) {
+        expand_single_tree(&mut self.forest, &mut self.before, self.children_of);
+        if self.forest.len() < 2 {
+            return (self, None);
+        }
+        let right = PrefixProducer {
+            before: Vec::new(),
+            forest: self.forest.split_off(self.forest.len() / 2),
+            children_of: self.children_of,
+        };
+        (self, Some(right))
+    }
+
+    fn fold_with<F: Folder<S>>(self, mut folder: F) -> F {
+        folder = folder.consume_iter(self.before);
+        for tree in self.forest {
+            if folder.full() {
+                break;
+            }
+            folder = prefix_walk(tree, self.children_of, folder);
+        }
+        folder
+    }
+}
+
+/// Sequential prefix walk: a stack of the children still to visit at each level.
+fn prefix_walk<S, B, I, F>(root: S, children_of: &B, mut folder: F) -> F
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+    F: Folder<S>,
+{
+    let mut pending = Vec::new();
+    let mut next = Some(root);
+    loop {
+        if let Some(node) = next.take() {
+            let children = children_of(&node).into_iter();
+            folder = folder.consume(node);
+            if folder.full() {
+                return folder;
+            }
+            pending.push(children);
+        }
+        let Some(siblings) = pending.last_mut() else {
+            return folder;
+        };
+        match siblings.next() {
+            Some(child) => next = Some(child),
+            None => {
+                pending.pop();
+            }
+        }
+    }
+}
+
+/// Yields each tree of `forest` in postfix order, then `after` (expanded nodes, kept
+/// in reverse: the last one comes first).
+struct PostfixProducer<'b, S, B> {
+    forest: Vec<S>,
+    after: Vec<S>,
+    children_of: &'b B,
+}
+
+impl<S, B, I> UnindexedProducer for PostfixProducer<'_, S, B>
+where
+    S: Send,
+    B: Fn(&S) -> I + Sync,
+    I: IntoIterator<Item = S>,
+{
+    type Item = S;
+
+    fn split(mut self) -> (Self, Option<Self>) {
+        expand_single_tree(&mut self.forest, &mut self.after, self.children_of);
+        if self.forest.len() < 2 {
+            return (self, None);
+        }
+        let left = PostfixProducer {
+            forest: self.forest.drain(..self.forest.len() / 2).collect(),
+            after: Vec::new(),
+            children_of: self.children_of,
+        };
+        (left, Some(self))
+    }
+
+    fn fold_with<F: Folder<S>>(self, mut folder: F) -> F {
+        for tree in self.forest {
+            if folder.full() {
+                return folder;
+            }
+            folder = postfix_walk(tree, self.children_of, folder);
+        }
+        folder.consume_iter(self.after.into_iter().rev())
+    }
+}
+
+/// Sequential postfix walk: a stack of (node, its children still to visit).
+fn postfix_walk<S, B, I, F>(root: S, children_of: &B, mut folder: F) -> F
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+    F: Folder<S>,
+{
+    let children = children_of(&root).into_iter();
+    let mut stack = vec![(root, children)];
+    while let Some((_, children)) = stack.last_mut() {
+        match children.next() {
+            Some(child) => {
+                let grandchildren = children_of(&child).into_iter();
+                stack.push((child, grandchildren));
+            }
+            None => {
+                let (node, _) = stack.pop().expect("non-empty stack");
+                folder = folder.consume(node);
+                if folder.full() {
+                    return folder;
+                }
+            }
+        }
+    }
+    folder
+}

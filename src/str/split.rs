@@ -1,0 +1,296 @@
+//! The string splits: `par_split`, `par_split_inclusive`, `par_split_terminator`,
+//! `par_lines`, `par_split_whitespace`, `par_split_ascii_whitespace`.
+//!
+//! Every pattern matches a single char, so a string cut around one match `m` splits
+//! as its two sides do: `split(a + m + b) == split(a) ++ split(b)`, and likewise with
+//! `m` kept at the end of the left side for the inclusive splits. The producer cuts
+//! at a match near the middle and runs std's sequential method on each piece.
+
+use super::Pattern;
+use super::pattern::with_std_pattern;
+use super::pieces::middle_boundary;
+use crate::iter::plumbing::*;
+use crate::iter::*;
+
+/// Which sequential method a piece runs, and so how it is cut.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// `split`: the match is dropped.
+    Exclusive,
+    /// `split_inclusive`: the match ends the left piece.
+    Inclusive,
+    /// `split_terminator`: like `Exclusive`, but the last piece drops an empty tail.
+    Terminator,
+    /// `split` keeping only non-empty pieces (`split_whitespace`).
+    NonEmpty,
+    /// `lines`: cut like `Inclusive` on `'\n'`, each piece runs `str::lines`.
+    Lines,
+}
+
+impl Mode {
+    fn keeps_match(self) -> bool {
+        matches!(self, Mode::Inclusive | Mode::Lines)
+    }
+}
+
+/// A piece of the string to split; `last` when it ends the whole string.
+struct SplitProducer<'ch, 'p, P> {
+    piece: &'ch str,
+    pattern: &'p P,
+    mode: Mode,
+    last: bool,
+    /// True when the piece is known to hold no usable match.
+    clean: bool,
+}
+
+fn drive<'ch, P, C>(chars: &'ch str, pattern: &P, mode: Mode, consumer: C) -> C::Result
+where
+    P: Pattern,
+    C: UnindexedConsumer<&'ch str>,
+{
+    let producer = SplitProducer {
+        piece: chars,
+        pattern,
+        mode,
+        last: true,
+        clean: false,
+    };
+    bridge_unindexed(producer, consumer)
+}
+
+impl<P: Pattern> SplitProducer<'_, '_, P> {
+    /// The match nearest below the middle, else the nearest above it, as (start,
+    /// end); `true` with it when everything before it was found clean.
+    fn find_cut(&self) -> Option<(usize, usize, bool)> {
+        let s = self.piece;
+        // A kept match must leave something on its right, or the cut makes no
+        // progress: then the last char is no candidate.
+        let limit = match s.chars().next_back() {
+            Some(last) if self.mode.keeps_match() => s.len() - last.len_utf8(),
+            _ => s.len(),
+        };
+        let mid = middle_boundary(s).min(limit);
+        let (start, left_clean) = with_std_pattern!(self.pattern, |pat| {
+            match s[..mid].rfind(pat) {
+                Some(start) => (start, false),
+                None => (mid + s[mid..limit].find(pat)?, true),
+            }
+        });
+        let width = s[start..].chars().next()?.len_utf8();
+        Some((start, start + width, left_clean))
+    }
+}
+
+impl<'ch, P: Pattern> UnindexedProducer for SplitProducer<'ch, '_, P> {
+    type Item = &'ch str;
+
+    fn split(self) -> (Self, Option<Self>) {
+        let found = if self.clean { None } else { self.find_cut() };
+        let Some((start, end, left_clean)) = found else {
+            return (
+                SplitProducer {
+                    clean: true,
+                    ..self
+                },
+                None,
+            );
+        };
+        let left_end = if self.mode.keeps_match() { end } else { start };
+        let left = SplitProducer {
+            piece: &self.piece[..left_end],
+            last: false,
+            clean: left_clean,
+            ..self
+        };
+        let right = SplitProducer {
+            piece: &self.piece[end..],
+            clean: false,
+            ..self
+        };
+        (left, Some(right))
+    }
+
+    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
+        let piece = self.piece;
+        with_std_pattern!(self.pattern, |pat| match self.mode {
+            Mode::Terminator if self.last => folder.consume_iter(piece.split_terminator(pat)),
+            Mode::Exclusive | Mode::Terminator => folder.consume_iter(piece.split(pat)),
+            Mode::Inclusive => folder.consume_iter(piece.split_inclusive(pat)),
+            Mode::NonEmpty => folder.consume_iter(piece.split(pat).filter(|s| !s.is_empty())),
+            Mode::Lines => folder.consume_iter(piece.lines()),
+        })
+    }
+}
+
+/// Parallel iterator over the substrings separated by a pattern, made by
+/// [`par_split`](super::ParallelString::par_split).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it: prorata::str::Split<'_, char> = "a,b".par_split(',');
+/// it.for_each(|s| assert_eq!(s.len(), 1));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Split<'ch, P: Pattern> {
+    pub(super) chars: &'ch str,
+    pub(super) separator: P,
+}
+
+/// Parallel iterator over the substrings each ending with a match of a pattern
+/// (kept), made by [`par_split_inclusive`](super::ParallelString::par_split_inclusive).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it: prorata::str::SplitInclusive<'_, char> = "a,b,".par_split_inclusive(',');
+/// it.for_each(|s| assert_eq!(s.len(), 2));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct SplitInclusive<'ch, P: Pattern> {
+    pub(super) chars: &'ch str,
+    pub(super) separator: P,
+}
+
+/// Parallel iterator over the substrings terminated by a pattern, made by
+/// [`par_split_terminator`](super::ParallelString::par_split_terminator).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it: prorata::str::SplitTerminator<'_, char> = "a;b;".par_split_terminator(';');
+/// it.for_each(|s| assert_eq!(s.len(), 1));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct SplitTerminator<'ch, P: Pattern> {
+    pub(super) chars: &'ch str,
+    pub(super) terminator: P,
+}
+
+/// Parallel iterator over the lines of a string, made by
+/// [`par_lines`](super::ParallelString::par_lines).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it: prorata::str::Lines<'_> = "a\r\nb\n".par_lines();
+/// it.for_each(|line| assert_eq!(line.len(), 1));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct Lines<'ch>(pub(super) &'ch str);
+
+/// Parallel iterator over the substrings separated by Unicode whitespace, made by
+/// [`par_split_whitespace`](super::ParallelString::par_split_whitespace).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it: prorata::str::SplitWhitespace<'_> = " a\u{3000}b ".par_split_whitespace();
+/// it.for_each(|word| assert_eq!(word.len(), 1));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct SplitWhitespace<'ch>(pub(super) &'ch str);
+
+/// Parallel iterator over the substrings separated by ASCII whitespace, made by
+/// [`par_split_ascii_whitespace`](super::ParallelString::par_split_ascii_whitespace).
+///
+/// ```
+/// use prorata::prelude::*;
+/// let it: prorata::str::SplitAsciiWhitespace<'_> = " a\tb ".par_split_ascii_whitespace();
+/// it.for_each(|word| assert_eq!(word.len(), 1));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use = "iterators are lazy and do nothing unless consumed"]
+pub struct SplitAsciiWhitespace<'ch>(pub(super) &'ch str);
+
+impl<'ch, P: Pattern> ParallelIterator for Split<'ch, P> {
+    type Item = &'ch str;
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        drive(self.chars, &self.separator, Mode::Exclusive, consumer)
+    }
+}
+
+impl<'ch, P: Pattern> ParallelIterator for SplitInclusive<'ch, P> {
+    type Item = &'ch str;
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        drive(self.chars, &self.separator, Mode::Inclusive, consumer)
+    }
+}
+
+impl<'ch, P: Pattern> ParallelIterator for SplitTerminator<'ch, P> {
+    type Item = &'ch str;
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        drive(self.chars, &self.terminator, Mode::Terminator, consumer)
+    }
+}
+
+impl<'ch> ParallelIterator for Lines<'ch> {
+    type Item = &'ch str;
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        drive(self.0, &'\n', Mode::Lines, consumer)
+    }
+}
+
+impl<'ch> ParallelIterator for SplitWhitespace<'ch> {
+    type Item = &'ch str;
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        drive(self.0, &char::is_whitespace, Mode::NonEmpty, consumer)
+    }
+}
+
+impl<'ch> ParallelIterator for SplitAsciiWhitespace<'ch> {
+    type Item = &'ch str;
+
+    fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        let is_space = |c: char| c.is_ascii_whitespace();
+        drive(self.0, &is_space, Mode::NonEmpty, consumer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::slice::split_fully;
+
+    fn split_all<'ch>(s: &'ch str, mode: Mode, pattern: &impl Pattern) -> Vec<&'ch str> {
+        let mut got = Vec::new();
+        let producer = SplitProducer {
+            piece: s,
+            pattern,
+            mode,
+            last: true,
+            clean: false,
+        };
+        split_fully(producer, &mut got);
+        got
+    }
+
+    #[test]
+    fn splitting_all_the_way_down_matches_std() {
+        let alphabet = ["a", ",", "é", "\n", "\r\n", " ", "𝄞", "\u{3000}"];
+        for n in 0..300usize {
+            let s: String = (0..n % 23).map(|i| alphabet[(i * i + n) % 8]).collect();
+            let s = s.as_str();
+            let comma = ',';
+            assert_eq!(
+                split_all(s, Mode::Exclusive, &comma),
+                s.split(',').collect::<Vec<_>>()
+            );
+            let inclusive: Vec<_> = s.split_inclusive(',').collect();
+            assert_eq!(split_all(s, Mode::Inclusive, &comma), inclusive);
+            let terminated: Vec<_> = s.split_terminator(',').collect();
+            assert_eq!(split_all(s, Mode::Terminator, &comma), terminated);
+            let words: Vec<_> = s.split_whitespace().collect();
+            assert_eq!(split_all(s, Mode::NonEmpty, &char::is_whitespace), words);
+            assert_eq!(
+                split_all(s, Mode::Lines, &'\n'),
+                s.lines().collect::<Vec<_>>()
+            );
+        }
+    }
+}

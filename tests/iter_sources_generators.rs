@@ -1,0 +1,205 @@
+//! Generators and adapters of other things: empty, once, repeat, repeat_n, split,
+//! walk_tree*, par_bridge, Either, and tuples zipped (MultiZip).
+
+mod iter_indexed_common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use iter_indexed_common::{LENGTHS, pools, to_vec};
+use prorata::iter::{self, Either};
+use prorata::prelude::*;
+
+#[test]
+fn empty_once_repeat() {
+    assert_eq!(to_vec(iter::empty::<u8>()), Vec::<u8>::new());
+    assert_eq!(to_vec(iter::once(4)), [4]);
+    assert_eq!(
+        to_vec(iter::once(4).zip(iter::empty::<u8>())),
+        Vec::<(i32, u8)>::new()
+    );
+    for pool in pools() {
+        for len in LENGTHS {
+            let got = pool.install(|| to_vec(iter::repeat_n(String::from("ab"), len)));
+            assert_eq!(got, vec![String::from("ab"); len]);
+            let got = pool.install(|| to_vec(iter::repeat(7u8).take(len).rev()));
+            assert_eq!(got, vec![7u8; len]);
+            let got = pool.install(|| to_vec(iter::repeat('x').zip(0..len)));
+            assert_eq!(got, std::iter::repeat('x').zip(0..len).collect::<Vec<_>>());
+        }
+    }
+    #[allow(deprecated)]
+    let old = iter::repeatn(1, 3);
+    assert_eq!(to_vec(old), [1, 1, 1]);
+}
+
+#[test]
+fn repeat_n_clones_all_but_one() {
+    let live = AtomicUsize::new(0);
+    struct Clones<'a>(&'a AtomicUsize);
+    impl Clone for Clones<'_> {
+        fn clone(&self) -> Self {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Clones(self.0)
+        }
+    }
+    let clones = &live;
+    assert_eq!(iter::repeat_n(Clones(clones), 1000).len(), 1000);
+    let all = to_vec(iter::repeat_n(Clones(clones), 1000));
+    assert_eq!(all.len(), 1000);
+    assert!(live.load(Ordering::Relaxed) <= 999 + 64);
+}
+
+#[test]
+fn split_yields_every_piece_in_order() {
+    for pool in pools() {
+        let pieces = pool.install(|| {
+            to_vec(iter::split(0..100_000usize, |r| {
+                if r.len() < 1000 {
+                    return (r, None);
+                }
+                let mid = r.start + r.len() / 2;
+                (r.start..mid, Some(mid..r.end))
+            }))
+        });
+        let flat: Vec<usize> = pieces.into_iter().flatten().collect();
+        assert_eq!(flat, (0..100_000).collect::<Vec<_>>());
+    }
+}
+
+/// A tree over `0..n`: node `k` has children `3k+1 ..= 3k+3` below `n`.
+fn children(n: usize) -> impl Fn(&usize) -> Vec<usize> + Send + Sync {
+    move |&k| (3 * k + 1..=3 * k + 3).filter(|&c| c < n).collect()
+}
+
+fn prefix_seq(k: usize, n: usize, out: &mut Vec<usize>) {
+    out.push(k);
+    for c in children(n)(&k) {
+        prefix_seq(c, n, out);
+    }
+}
+
+fn postfix_seq(k: usize, n: usize, out: &mut Vec<usize>) {
+    for c in children(n)(&k) {
+        postfix_seq(c, n, out);
+    }
+    out.push(k);
+}
+
+#[test]
+fn walk_tree_orders_match_sequential_walks() {
+    for pool in pools() {
+        for n in [1, 2, 4, 13, 1000, 100_000] {
+            let mut want = Vec::new();
+            prefix_seq(0, n, &mut want);
+            assert_eq!(
+                pool.install(|| to_vec(iter::walk_tree_prefix(0, children(n)))),
+                want
+            );
+            let mut want = Vec::new();
+            postfix_seq(0, n, &mut want);
+            assert_eq!(
+                pool.install(|| to_vec(iter::walk_tree_postfix(0, children(n)))),
+                want
+            );
+            let mut all = pool.install(|| to_vec(iter::walk_tree(0, children(n))));
+            all.sort();
+            assert_eq!(all, (0..n).collect::<Vec<_>>());
+        }
+    }
+}
+
+#[test]
+fn walk_tree_on_a_chain() {
+    let chain = |&k: &u32| if k < 5000 { vec![k + 1] } else { vec![] };
+    assert_eq!(
+        to_vec(iter::walk_tree_prefix(0u32, chain)),
+        (0..=5000).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        to_vec(iter::walk_tree_postfix(0u32, chain)),
+        (0..=5000).rev().collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn par_bridge_yields_every_item_once() {
+    for pool in pools() {
+        for len in LENGTHS {
+            let mut got = pool.install(|| to_vec((0..len).map(|x| x * 2).par_bridge()));
+            got.sort();
+            assert_eq!(got, (0..len).map(|x| x * 2).collect::<Vec<_>>());
+        }
+    }
+}
+
+#[test]
+fn par_bridge_runs_items_in_parallel_with_other_work() {
+    let count = AtomicUsize::new(0);
+    let pool = prorata::ThreadPoolBuilder::new()
+        .num_threads(4)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        std::iter::from_fn(|| Some(1))
+            .take(10_000)
+            .par_bridge()
+            .for_each(|x| {
+                count.fetch_add(x, Ordering::Relaxed);
+            })
+    });
+    assert_eq!(count.into_inner(), 10_000);
+}
+
+#[test]
+fn either_is_a_parallel_iterator() {
+    let pick = |left: bool| -> Either<
+        prorata::range::Iter<usize>,
+        prorata::iter::Rev<prorata::range::Iter<usize>>,
+    > {
+        if left {
+            Either::Left((0..5).into_par_iter())
+        } else {
+            Either::Right((0..5).into_par_iter().rev())
+        }
+    };
+    assert_eq!(to_vec(pick(true)), [0, 1, 2, 3, 4]);
+    assert_eq!(to_vec(pick(false)), [4, 3, 2, 1, 0]);
+    assert_eq!(
+        to_vec(pick(false).zip(pick(true))),
+        [(4, 0), (3, 1), (2, 2), (1, 3), (0, 4)]
+    );
+}
+
+#[test]
+fn tuples_zip_like_std() {
+    for pool in pools() {
+        for len in LENGTHS {
+            let a: Vec<usize> = (0..len).collect();
+            let b: Vec<String> = (0..len + 3).map(|i| i.to_string()).collect();
+            let mut c: Vec<u8> = vec![0; len];
+            let got = pool.install(|| to_vec((&a, &b, 0..len).into_par_iter()));
+            let want: Vec<_> = a
+                .iter()
+                .zip(&b)
+                .zip(0..len)
+                .map(|((x, y), z)| (x, y, z))
+                .collect();
+            assert_eq!(got, want);
+            pool.install(|| {
+                (&a, &mut c)
+                    .into_par_iter()
+                    .for_each(|(x, y)| *y = (*x % 256) as u8);
+            });
+            assert_eq!(c, a.iter().map(|x| (x % 256) as u8).collect::<Vec<_>>());
+            let pair = (a.clone(), c.clone());
+            assert_eq!(pair.par_iter().len(), len);
+            let mut pair = pair;
+            pair.par_iter_mut().for_each(|(x, y)| *x += *y as usize);
+            let twelve = (&a, &a, &a, &a, &a, &a, &a, &a, &a, &a, &a, 0..len);
+            let got = to_vec(twelve.into_par_iter().map(|t| t.0 + t.11));
+            assert_eq!(got, (0..len).map(|i| 2 * i).collect::<Vec<_>>());
+            let one = to_vec((&a,).into_par_iter().rev());
+            assert_eq!(one, a.iter().rev().map(|x| (x,)).collect::<Vec<_>>());
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! Every string iterator against its sequential std counterpart, over empty, tiny and
+//! large strings with multi-byte chars, on pools of 1, 2 and 8 workers.
+
+use prorata::prelude::*;
+
+/// Collects a parallel iterator's items in order.
+fn ordered<I: ParallelIterator>(iter: I) -> Vec<I::Item> {
+    iter.collect()
+}
+
+fn on_pools(test: impl Fn() + Sync) {
+    for threads in [1, 2, 8] {
+        let pool = prorata::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(&test);
+    }
+}
+
+/// Strings of `len` chars mixing ASCII, 2-, 3- and 4-byte chars, separators,
+/// whitespace of both kinds and line endings.
+fn text(len: usize, seed: u32) -> String {
+    const PIECES: [&str; 16] = [
+        "a", "é", "ñ", "中", "𝄞", ",", " ", "\u{3000}", "\n", "\r\n", "\t", "\r", "bc", "😀", ",,",
+        "  ",
+    ];
+    let mut x = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            PIECES[(x % 16) as usize]
+        })
+        .collect()
+}
+
+fn texts() -> Vec<String> {
+    let mut all: Vec<String> = ["", "a", ",", "\n", "é", "a,", ",a", " ", "\r\n", "a\r"]
+        .map(String::from)
+        .to_vec();
+    for (i, len) in [2, 3, 10, 100, 5000, 60_000].into_iter().enumerate() {
+        all.push(text(len, i as u32));
+    }
+    all
+}
+
+#[test]
+fn per_char_iterators_match_std() {
+    on_pools(|| {
+        for s in texts() {
+            assert_eq!(ordered(s.par_chars()), s.chars().collect::<Vec<_>>());
+            assert_eq!(
+                ordered(s.par_char_indices()),
+                s.char_indices().collect::<Vec<_>>()
+            );
+            assert_eq!(ordered(s.par_bytes()), s.bytes().collect::<Vec<_>>());
+            assert_eq!(
+                ordered(s.par_encode_utf16()),
+                s.encode_utf16().collect::<Vec<_>>()
+            );
+        }
+    });
+}
+
+#[test]
+fn splits_match_std() {
+    on_pools(|| {
+        for s in texts() {
+            let s = s.as_str();
+            assert_eq!(ordered(s.par_split(',')), s.split(',').collect::<Vec<_>>());
+            assert_eq!(
+                ordered(s.par_split('中')),
+                s.split('中').collect::<Vec<_>>()
+            );
+            let set = [',', 'é', '𝄞'];
+            assert_eq!(ordered(s.par_split(set)), s.split(set).collect::<Vec<_>>());
+            assert_eq!(
+                ordered(s.par_split(&set)),
+                s.split(&set).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                ordered(s.par_split(&set[..])),
+                s.split(&set[..]).collect::<Vec<_>>()
+            );
+            let ws = char::is_whitespace;
+            assert_eq!(ordered(s.par_split(ws)), s.split(ws).collect::<Vec<_>>());
+            for sep in [',', '\n', 'a'] {
+                assert_eq!(
+                    ordered(s.par_split_inclusive(sep)),
+                    s.split_inclusive(sep).collect::<Vec<_>>()
+                );
+                assert_eq!(
+                    ordered(s.par_split_terminator(sep)),
+                    s.split_terminator(sep).collect::<Vec<_>>()
+                );
+            }
+        }
+    });
+}
+
+#[test]
+fn lines_and_whitespace_match_std() {
+    on_pools(|| {
+        for s in texts() {
+            assert_eq!(ordered(s.par_lines()), s.lines().collect::<Vec<_>>());
+            assert_eq!(
+                ordered(s.par_split_whitespace()),
+                s.split_whitespace().collect::<Vec<_>>()
+            );
+            assert_eq!(
+                ordered(s.par_split_ascii_whitespace()),
+                s.split_ascii_whitespace().collect::<Vec<_>>()
+            );
+        }
+    });
+}
+
+#[test]
+fn matches_match_std() {
+    on_pools(|| {
+        for s in texts() {
+            let s = s.as_str();
+            assert_eq!(
+                ordered(s.par_matches(',')),
+                s.matches(',').collect::<Vec<_>>()
+            );
+            let wide = |c: char| c.len_utf8() > 1;
+            assert_eq!(
+                ordered(s.par_matches(wide)),
+                s.matches(wide).collect::<Vec<_>>()
+            );
+            assert_eq!(
+                ordered(s.par_match_indices(wide)),
+                s.match_indices(wide).collect::<Vec<_>>()
+            );
+            let set = ['\n', '😀'];
+            assert_eq!(
+                ordered(s.par_match_indices(set)),
+                s.match_indices(set).collect::<Vec<_>>()
+            );
+        }
+    });
+}
+
+#[test]
+fn separators_only() {
+    let s = ",".repeat(10_000);
+    assert_eq!(ordered(s.par_split(',')).len(), 10_001);
+    assert_eq!(ordered(s.par_split_terminator(',')).len(), 10_000);
+    assert_eq!(ordered(s.par_split_inclusive(',')).len(), 10_000);
+    let blank = " \n".repeat(5000);
+    assert!(ordered(blank.par_split_whitespace()).is_empty());
+    assert_eq!(
+        ordered(blank.par_lines()),
+        blank.lines().collect::<Vec<_>>()
+    );
+}
