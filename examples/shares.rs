@@ -195,7 +195,10 @@ fn main() {
     for (name, worst) in summary {
         println!("  {name:>14}: {worst:.1} percentage points");
     }
-    println!("hand-over: {:.2} ms", hand_over(&pool));
+    match hand_over(&pool) {
+        ms if ms.is_nan() => println!("hand-over: 90% of the solo rate not reached in 100 ms"),
+        ms => println!("hand-over: {ms:.2} ms"),
+    }
     println!(
         "lone share / plain pool time: {:.3}",
         lone_share_overhead(&pool)
