@@ -66,3 +66,7 @@ pub mod collections;
 pub mod string {
     pub use crate::str::drain::Drain;
 }
+
+mod shares;
+
+pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};

@@ -28,6 +28,8 @@ pub struct ThreadPoolBuilder {
     thread_name: Option<Box<dyn FnMut(usize) -> String>>,
     stack_size: Option<usize>,
     handlers: Handlers,
+    share_policy: crate::SharePolicy,
+    share_quantum: Option<std::time::Duration>,
 }
 
 impl fmt::Debug for ThreadPoolBuilder {
@@ -372,6 +374,34 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// How the pool divides its cores among its shares (default: stride).
+    ///
+    /// ```
+    /// use prorata::SharePolicy;
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .share_policy(SharePolicy::Lottery)
+    ///     .build()
+    ///     .unwrap();
+    /// ```
+    pub fn share_policy(mut self, policy: crate::SharePolicy) -> Self {
+        self.share_policy = policy;
+        self
+    }
+
+    /// The scheduling quantum of the pool's shares (default 4 ms): how often a share
+    /// over its proportion is asked to give a core back.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .share_quantum(std::time::Duration::from_millis(2))
+    ///     .build()
+    ///     .unwrap();
+    /// ```
+    pub fn share_quantum(mut self, quantum: std::time::Duration) -> Self {
+        self.share_quantum = Some(quantum);
+        self
+    }
+
     /// Builds the pool.
     ///
     /// ```
@@ -475,6 +505,9 @@ impl ThreadPoolBuilder {
         }
         let n = self.resolved_num_threads();
         let (registry, deques) = Registry::new(n, std::mem::take(&mut self.handlers));
+        registry
+            .shares
+            .configure(self.share_policy, self.share_quantum);
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;

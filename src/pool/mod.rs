@@ -70,8 +70,10 @@ pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
 pub use builder::{
     ThreadBuilder, ThreadPoolBuildError, ThreadPoolBuildErrorKind, ThreadPoolBuilder,
 };
+pub(crate) use global::global_registry;
 pub use global::{current_num_threads, current_thread_index, max_num_threads};
 pub use join::{FnContext, join, join_context};
+pub(crate) use preempt::enable_shares;
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};

@@ -34,18 +34,45 @@ fn safe_point_cold() {
     }
 }
 
-/// The worker's preemption flag was found set. For now: clear it and go on.
+/// Some pool made a share: safe points start checking the per-worker flags.
+pub(crate) fn enable_shares() {
+    SHARES_EXIST.store(true, Ordering::Relaxed);
+}
+
+/// The worker's preemption flag was found set: clear it, then let the shares layer
+/// take a core (a share worker without one) or give it back (one over its share).
 #[cold]
 pub(crate) fn preempt_requested(worker: &WorkerThread) {
-    worker.registry().thread_infos[worker.index()]
+    let registry = worker.registry();
+    registry.thread_infos[worker.index()]
         .preempt
         .store(false, Ordering::Relaxed);
+    registry.shares.on_safe_point(worker.index());
+}
+
+/// The current worker is about to block in its sleep: a share worker gives its core
+/// back, and raises its flag so that it takes one before running anything again.
+#[inline]
+pub(crate) fn worker_sleeping() {
+    if SHARES_EXIST.load(Ordering::Relaxed) {
+        if let Some(worker) = WorkerThread::current() {
+            let registry = worker.registry();
+            if registry.shares.on_sleep(worker.index()) {
+                registry.thread_infos[worker.index()]
+                    .preempt
+                    .store(true, Ordering::Relaxed);
+            }
+        }
+    }
 }
 
 /// The worker is about to wait for a latch (it may run other jobs, then sleep).
 #[inline]
 pub(crate) fn worker_waiting(_worker: &WorkerThread) {}
 
-/// The worker's latch is set: it goes on with its own work.
+/// The worker's latch is set: it goes on with its own work, after taking a core
+/// back if it gave its own while it slept.
 #[inline]
-pub(crate) fn worker_resumed(_worker: &WorkerThread) {}
+pub(crate) fn worker_resumed(worker: &WorkerThread) {
+    worker.check_preempt();
+}

@@ -47,6 +47,8 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
+    pub(crate) shares: crate::shares::PoolShares,
 }
 
 impl Registry {
@@ -70,6 +72,7 @@ impl Registry {
             injector: Injector::new(),
             terminate_count: AtomicUsize::new(1),
             handlers,
+            shares: Default::default(),
         });
         (registry, deques)
     }
@@ -227,6 +230,8 @@ impl Registry {
             },
             latch,
         );
+        // A worker of share A waiting on share B lends A's tickets to B meanwhile.
+        let _lend = current.registry().shares.lend_to(&self.shares);
         // SAFETY: `job` stays on this stack frame until its latch is set below.
         self.inject(unsafe { job.as_job_ref() });
         current.wait_until(&job.latch.core);

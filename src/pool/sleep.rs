@@ -185,6 +185,7 @@ impl Sleep {
         if has_work() {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
+            super::preempt::worker_sleeping();
             *is_blocked = true;
             while *is_blocked {
                 is_blocked = state

@@ -67,6 +67,25 @@ impl ThreadPool {
         self.registry.in_worker(|_, _| op())
     }
 
+    /// A share of this pool's cores holding `tickets` (see [`crate::Share`]).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let fg = pool.share(900).unwrap();
+    /// assert_eq!(fg.install(|| 1 + 1), 2);
+    /// assert!(pool.share(0).is_err());
+    /// ```
+    pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
+        let n = self.registry.num_threads();
+        let permits = self.registry.shares.permits(n);
+        crate::Share::create(permits, None, n, tickets)
+    }
+
+    /// The pool's registry (for the shares layer).
+    pub(crate) fn registry(&self) -> &Arc<Registry> {
+        &self.registry
+    }
+
     /// Number of threads in this pool.
     ///
     /// ```
@@ -282,6 +301,7 @@ impl ThreadPool {
 impl Drop for ThreadPool {
     fn drop(&mut self) {
         release_current_thread(&self.registry);
+        self.registry.shares.shut_down();
         self.registry.terminate();
         let inside = self.current_worker().is_some();
         let threads = std::mem::take(self.threads.get_mut().unwrap_or_else(|e| e.into_inner()));

@@ -1,0 +1,14 @@
+//! What each share received: the figures behind `Share::stats()`.
+
+/// Counters of one share, as kept by the allocator.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ShareStats {
+    /// Core time received, in nanoseconds (time its workers held permits).
+    pub(crate) core_nanos: u64,
+    /// Permits granted to its workers.
+    pub(crate) grants: u64,
+    /// Times one of its workers had to wait (park) for a permit.
+    pub(crate) parks: u64,
+    /// Times one of its workers gave its core back because it was over its share.
+    pub(crate) preemptions: u64,
+}

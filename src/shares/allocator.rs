@@ -1,0 +1,528 @@
+//! The core allocator: P core permits, handed to the workers of the shares.
+//!
+//! Pure, single-threaded logic with an explicit clock (`now`, in nanoseconds), so
+//! that it can be simulated deterministically; [`super::permits::Permits`] wraps it
+//! in a lock and adds the blocking.
+//!
+//! Invariants, checked by [`Allocator::check`]:
+//! * `free + holders = cores`: a permit is never lost or duplicated;
+//! * `free > 0` implies that no worker waits (work conservation);
+//! * a share's demand is the number of its workers holding or waiting.
+
+use std::collections::VecDeque;
+
+use super::accounting::ShareStats;
+use super::entitlement::{Scratch, entitlements};
+use super::error::ShareError;
+use super::lottery::Lottery;
+use super::policy::SharePolicy;
+use super::stride::Stride;
+use super::tree::{ShareId, ShareTree};
+
+/// A worker thread known to the allocator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct WorkerId(u32);
+
+impl WorkerId {
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Worker {
+    Idle,
+    Waiting {
+        slot: usize,
+    },
+    Holding {
+        slot: usize,
+        since: u64,
+        flagged: bool,
+    },
+}
+
+/// Per-share scheduling state, indexed by tree slot.
+#[derive(Debug, Default)]
+struct Slot {
+    waiting: VecDeque<WorkerId>,
+    /// Holders asked to give their core back, not yet gone.
+    flagged: u32,
+    stats: ShareStats,
+}
+
+/// What the policies see when deciding (indexed by tree slot).
+pub(crate) struct View<'a> {
+    /// Cores each share is entitled to (0: wants none).
+    pub(crate) ent: &'a [f64],
+    /// Workers waiting for a core.
+    pub(crate) waiting: &'a [u32],
+    /// Holders not yet asked to give their core back.
+    pub(crate) holders: &'a [u32],
+}
+
+impl View<'_> {
+    pub(crate) fn waiting_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.waiting.len()).filter(|&s| self.waiting[s] > 0)
+    }
+
+    pub(crate) fn holding_slots(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.holders.len()).filter(|&s| self.holders[s] > 0)
+    }
+}
+
+#[derive(Debug)]
+enum Policy {
+    Stride(Stride),
+    Lottery(Lottery),
+}
+
+/// The allocator of one pool.
+#[derive(Debug)]
+pub(crate) struct Allocator {
+    tree: ShareTree,
+    cores: u32,
+    free: u32,
+    quantum_nanos: u64,
+    slots: Vec<Slot>,
+    /// Workers waiting, per slot (the policies' view).
+    nwait: Vec<u32>,
+    /// Holders not yet asked to give their core back, per slot.
+    nhold: Vec<u32>,
+    ent: Vec<f64>,
+    /// The entitlements are out of date (computed lazily, before they are used).
+    dirty: bool,
+    scratch: Scratch,
+    workers: Vec<Worker>,
+    /// Ids of removed workers, for reuse.
+    free_workers: Vec<WorkerId>,
+    policy: Policy,
+}
+
+/// Settings of an allocator.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Config {
+    pub(crate) cores: u32,
+    pub(crate) policy: SharePolicy,
+    pub(crate) quantum_nanos: u64,
+    /// Weight of the pool's own jobs (those outside any share).
+    pub(crate) root_tickets: u32,
+    /// Seed of the lottery.
+    pub(crate) seed: u64,
+}
+
+impl Config {
+    /// Defaults: stride, 4 ms quanta, the pool's own jobs weighted as 100 tickets.
+    pub(crate) fn new(cores: u32) -> Self {
+        Config {
+            cores,
+            policy: SharePolicy::Stride,
+            quantum_nanos: 4_000_000,
+            root_tickets: 100,
+            seed: 0x5EED,
+        }
+    }
+}
+
+impl Allocator {
+    pub(crate) fn new(config: Config) -> Self {
+        assert!(config.cores > 0, "prorata: a pool needs at least one core");
+        let policy = match config.policy {
+            SharePolicy::Stride => Policy::Stride(Stride::default()),
+            SharePolicy::Lottery => Policy::Lottery(Lottery::new(config.seed)),
+        };
+        let mut a = Allocator {
+            tree: ShareTree::new(config.root_tickets),
+            cores: config.cores,
+            free: config.cores,
+            quantum_nanos: config.quantum_nanos.max(1),
+            slots: Vec::new(),
+            nwait: Vec::new(),
+            nhold: Vec::new(),
+            ent: Vec::new(),
+            dirty: false,
+            scratch: Scratch::default(),
+            workers: Vec::new(),
+            free_workers: Vec::new(),
+            policy,
+        };
+        a.resize();
+        a
+    }
+
+    /// The pool's own share (jobs outside any share).
+    pub(crate) fn root(&self) -> ShareId {
+        self.tree.root()
+    }
+
+    pub(crate) fn cores(&self) -> u32 {
+        self.cores
+    }
+
+    pub(crate) fn quantum_nanos(&self) -> u64 {
+        self.quantum_nanos
+    }
+
+    /// Cores `share`'s own jobs are entitled to now (0 when it wants none).
+    pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
+        self.tree.node(share);
+        self.fresh();
+        self.ent[share.index()]
+    }
+
+    /// Whether `share` is still in the tree (a retired share leaves once empty).
+    pub(crate) fn is_live(&self, share: ShareId) -> bool {
+        self.tree.contains(share)
+    }
+
+    pub(crate) fn stats(&self, share: ShareId) -> ShareStats {
+        self.tree.node(share);
+        self.slots[share.index()].stats
+    }
+
+    /// Whether the pool has any share besides itself (else nothing competes).
+    pub(crate) fn has_shares(&self) -> bool {
+        !self.tree.node(self.root()).children.is_empty()
+    }
+
+    #[cfg(test)]
+    pub(crate) fn stride(&self) -> Option<&Stride> {
+        match &self.policy {
+            Policy::Stride(s) => Some(s),
+            Policy::Lottery(_) => None,
+        }
+    }
+
+    fn resize(&mut self) {
+        let n = self.tree.slots();
+        self.slots.resize_with(n, Slot::default);
+        self.nwait.resize(n, 0);
+        self.nhold.resize(n, 0);
+        self.ent.resize(n, 0.0);
+        match &mut self.policy {
+            Policy::Stride(s) => s.resize(n),
+            Policy::Lottery(l) => l.resize(n),
+        }
+    }
+
+    // ----- shares -----
+
+    pub(crate) fn add_share(
+        &mut self,
+        parent: ShareId,
+        tickets: u32,
+    ) -> Result<ShareId, ShareError> {
+        let id = self.tree.add(parent, tickets)?;
+        self.resize();
+        self.reset_slot(id.index());
+        self.dirty = true;
+        Ok(id)
+    }
+
+    pub(crate) fn set_tickets(&mut self, share: ShareId, tickets: u32) -> Result<(), ShareError> {
+        self.tree.set_tickets(share, tickets)?;
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// The share's handle is gone: it leaves once its workers are gone.
+    pub(crate) fn retire(&mut self, share: ShareId) {
+        let removed = self.tree.retire(share);
+        self.forget(&removed);
+    }
+
+    /// No new shares from now on.
+    pub(crate) fn shut_down(&mut self) {
+        self.tree.shut_down();
+    }
+
+    /// A thread of `from` blocks until `to` has run a job: `from` lends its tickets.
+    pub(crate) fn lend(&mut self, from: ShareId, to: ShareId) {
+        self.tree.lend(from, to);
+        self.dirty = true;
+    }
+
+    pub(crate) fn end_lend(&mut self, from: ShareId, to: ShareId) {
+        let removed = self.tree.end_lend(from, to);
+        self.forget(&removed);
+    }
+
+    fn forget(&mut self, removed: &[usize]) {
+        for &slot in removed {
+            self.reset_slot(slot);
+        }
+        self.dirty = true;
+    }
+
+    fn reset_slot(&mut self, slot: usize) {
+        // Settle the old entitlements first, so the policy sees the slot leave.
+        self.fresh();
+        self.slots[slot] = Slot::default();
+        self.nwait[slot] = 0;
+        self.nhold[slot] = 0;
+        self.ent[slot] = 0.0;
+        match &mut self.policy {
+            Policy::Stride(s) => s.reset(slot),
+            Policy::Lottery(l) => l.reset(slot),
+        }
+    }
+
+    /// Recomputes the entitlements if tickets, shares or demands changed since.
+    /// Called before entitlements are used (charging, picking, ticking): the
+    /// policy sees each change at the virtual time it happened, since only
+    /// charging moves virtual time.
+    fn fresh(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        self.dirty = false;
+        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
+        let new = &self.scratch.out;
+        for (slot, &e) in new.iter().enumerate() {
+            let old = self.ent[slot];
+            if old != e {
+                if let Policy::Stride(s) = &mut self.policy {
+                    s.retune(slot, old, e);
+                }
+            }
+        }
+        std::mem::swap(&mut self.ent, &mut self.scratch.out);
+    }
+
+    // ----- workers -----
+
+    pub(crate) fn add_worker(&mut self) -> WorkerId {
+        if let Some(w) = self.free_workers.pop() {
+            return w;
+        }
+        self.workers.push(Worker::Idle);
+        WorkerId((self.workers.len() - 1) as u32)
+    }
+
+    /// Number of worker ids ever handed out (live or free).
+    #[cfg(test)]
+    pub(crate) fn worker_slots(&self) -> usize {
+        self.workers.len()
+    }
+
+    /// Forgets an idle worker (its thread exited); its id may be reused.
+    pub(crate) fn remove_worker(&mut self, w: WorkerId) {
+        assert_eq!(
+            self.workers[w.index()],
+            Worker::Idle,
+            "prorata: removing a busy worker"
+        );
+        self.free_workers.push(w);
+    }
+
+    pub(crate) fn is_holding(&self, w: WorkerId) -> bool {
+        matches!(self.workers[w.index()], Worker::Holding { .. })
+    }
+
+    pub(crate) fn is_flagged(&self, w: WorkerId) -> bool {
+        matches!(
+            self.workers[w.index()],
+            Worker::Holding { flagged: true, .. }
+        )
+    }
+
+    /// Worker `w` of `share` wants a core. Returns the workers granted one (at most
+    /// `w` itself: a free permit means nobody else waits).
+    pub(crate) fn request(&mut self, w: WorkerId, share: ShareId, now: u64) -> Vec<WorkerId> {
+        assert_eq!(
+            self.workers[w.index()],
+            Worker::Idle,
+            "prorata: worker asks twice"
+        );
+        let slot = share.index();
+        self.tree.add_demand(share, 1);
+        self.enqueue(w, slot);
+        self.dirty = true;
+        self.dispatch(now)
+    }
+
+    fn enqueue(&mut self, w: WorkerId, slot: usize) {
+        self.workers[w.index()] = Worker::Waiting { slot };
+        self.slots[slot].waiting.push_back(w);
+        self.nwait[slot] += 1;
+        self.slots[slot].stats.parks += 1;
+    }
+
+    /// Holder `w` gives its core back (it has nothing to run, or it blocks).
+    /// Returns the workers granted the freed core.
+    pub(crate) fn release(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
+        let slot = self.give_back(w, now);
+        let share = self.tree.id_at(slot).expect("a holder's share is live");
+        let removed = self.tree.add_demand(share, -1);
+        self.forget(&removed);
+        self.dispatch(now)
+    }
+
+    /// Holder `w` was asked to give its core back and reached a safe point. If
+    /// nobody waits it keeps the core; otherwise it queues again and the core goes
+    /// to whom the policy picks (maybe `w` itself). Returns the workers granted.
+    pub(crate) fn yield_core(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
+        let Worker::Holding { slot, .. } = self.workers[w.index()] else {
+            panic!("prorata: yield by a worker without a core");
+        };
+        if self.slots.iter().all(|s| s.waiting.is_empty()) {
+            self.charge(w, now);
+            self.unflag(w);
+            return Vec::new();
+        }
+        self.give_back(w, now);
+        self.slots[slot].stats.preemptions += 1;
+        self.enqueue(w, slot);
+        self.dispatch(now)
+    }
+
+    fn unflag(&mut self, w: WorkerId) {
+        if let Worker::Holding { slot, flagged, .. } = &mut self.workers[w.index()] {
+            if *flagged {
+                *flagged = false;
+                self.slots[*slot].flagged -= 1;
+                self.nhold[*slot] += 1;
+            }
+        }
+    }
+
+    /// Charges `w`'s held time, frees its permit; returns its share's slot.
+    fn give_back(&mut self, w: WorkerId, now: u64) -> usize {
+        self.charge(w, now);
+        let Worker::Holding { slot, flagged, .. } = self.workers[w.index()] else {
+            panic!("prorata: release by a worker without a core");
+        };
+        if flagged {
+            self.slots[slot].flagged -= 1;
+        } else {
+            self.nhold[slot] -= 1;
+        }
+        self.workers[w.index()] = Worker::Idle;
+        self.free += 1;
+        slot
+    }
+
+    /// Charges holder `w` for the time since it was last charged.
+    fn charge(&mut self, w: WorkerId, now: u64) {
+        if !self.is_holding(w) {
+            return;
+        }
+        self.fresh();
+        let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
+            return;
+        };
+        let dt = now.saturating_sub(*since);
+        *since = now.max(*since);
+        let slot = *slot;
+        self.slots[slot].stats.core_nanos += dt;
+        if let Policy::Stride(s) = &mut self.policy {
+            let total: f64 = self.ent.iter().sum();
+            let quanta = dt as f64 / self.quantum_nanos as f64;
+            s.charge(slot, quanta, self.ent[slot], total);
+        }
+    }
+
+    /// Hands free permits to waiting workers, as the policy picks.
+    fn dispatch(&mut self, now: u64) -> Vec<WorkerId> {
+        let mut granted = Vec::new();
+        while self.free > 0 {
+            let Some(slot) = self.pick() else { break };
+            let w = self.slots[slot]
+                .waiting
+                .pop_front()
+                .expect("picked share waits");
+            self.nwait[slot] -= 1;
+            self.nhold[slot] += 1;
+            self.slots[slot].stats.grants += 1;
+            self.free -= 1;
+            self.workers[w.index()] = Worker::Holding {
+                slot,
+                since: now,
+                flagged: false,
+            };
+            granted.push(w);
+        }
+        granted
+    }
+
+    /// The share to get the next free core.
+    fn pick(&mut self) -> Option<usize> {
+        let mut waiting = (0..self.nwait.len()).filter(|&s| self.nwait[s] > 0);
+        let first = waiting.next()?;
+        if waiting.next().is_none() {
+            // One candidate: no need to bring the entitlements up to date.
+            return Some(first);
+        }
+        self.fresh();
+        let view = View {
+            ent: &self.ent,
+            waiting: &self.nwait,
+            holders: &self.nhold,
+        };
+        match &mut self.policy {
+            Policy::Stride(s) => s.pick(&view),
+            Policy::Lottery(l) => l.pick(&view),
+        }
+    }
+
+    /// End of a quantum: charges every holder up to `now`, then asks the holders
+    /// that are over their share to give their core back. Returns the workers
+    /// newly asked (their safe point will see the flag).
+    pub(crate) fn tick(&mut self, now: u64) -> Vec<WorkerId> {
+        for i in 0..self.workers.len() {
+            self.charge(WorkerId(i as u32), now);
+        }
+        self.fresh();
+        let view = View {
+            ent: &self.ent,
+            waiting: &self.nwait,
+            holders: &self.nhold,
+        };
+        let victims = match &mut self.policy {
+            Policy::Stride(s) => s.preempt(&view),
+            Policy::Lottery(l) => l.preempt(&view),
+        };
+        victims
+            .into_iter()
+            .filter_map(|slot| self.flag_one(slot))
+            .collect()
+    }
+
+    /// Flags one unflagged holder of `slot`.
+    fn flag_one(&mut self, slot: usize) -> Option<WorkerId> {
+        let i = self.workers.iter().position(
+            |w| matches!(w, Worker::Holding { slot: s, flagged: false, .. } if *s == slot),
+        )?;
+        if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
+            *flagged = true;
+        }
+        self.nhold[slot] -= 1;
+        self.slots[slot].flagged += 1;
+        Some(WorkerId(i as u32))
+    }
+
+    /// Panics if an invariant is broken (used by tests and loom models).
+    pub(crate) fn check(&self) {
+        let held = self
+            .workers
+            .iter()
+            .filter(|w| matches!(w, Worker::Holding { .. }))
+            .count() as u32;
+        assert_eq!(held + self.free, self.cores, "permit lost or duplicated");
+        let waiting: usize = self.slots.iter().map(|s| s.waiting.len()).sum();
+        assert!(
+            self.free == 0 || waiting == 0,
+            "a core idles while a worker waits"
+        );
+        for (i, s) in self.slots.iter().enumerate() {
+            let live = self.tree.slot(i).map_or(0, |n| n.demand);
+            assert_eq!(
+                s.waiting.len() as u32,
+                self.nwait[i],
+                "waiting count of slot {i}"
+            );
+            let d = self.nwait[i] + self.nhold[i] + s.flagged;
+            assert_eq!(d, live, "demand of slot {i} out of step");
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! From tickets and demands to entitlements: how many cores (a real number) each
+//! share that wants cores should get right now.
+//!
+//! Three rules, applied top-down through the currency tree:
+//! * a node's value is split among its *participants* — its own jobs (weighted by
+//!   its own tickets) and its active children (weighted by theirs) — in proportion
+//!   to their weights; inactive participants get nothing (their value flows to the
+//!   active ones: work conservation);
+//! * no participant gets more than it can use (its subtree's demand, in cores); the
+//!   excess is split again among the others of the same currency (water-filling);
+//! * a share lending its tickets (a thread of it blocked on another share) hands the
+//!   value of its own jobs to the borrowers, in equal parts with itself if it still
+//!   has runnable work of its own.
+
+use super::tree::ShareTree;
+
+/// Splits `value` among participants `(weight, cap)` in proportion to the weights,
+/// never giving one more than its cap; returns each one's part. The parts add up to
+/// `min(value, sum of caps)`.
+#[cfg(test)]
+pub(crate) fn water_fill(value: f64, parts: &[(f64, f64)]) -> Vec<f64> {
+    let mut out = Vec::new();
+    water_fill_into(value, parts, &mut Vec::new(), &mut out);
+    out
+}
+
+/// `water_fill` into `out`, with `order` as scratch space (no allocation once
+/// the buffers have grown).
+fn water_fill_into(value: f64, parts: &[(f64, f64)], order: &mut Vec<usize>, out: &mut Vec<f64>) {
+    out.clear();
+    out.resize(parts.len(), 0.0);
+    // Participants in the order they saturate: lowest cap per unit weight first.
+    order.clear();
+    order.extend((0..parts.len()).filter(|&i| parts[i].0 > 0.0));
+    order.sort_unstable_by(|&a, &b| {
+        let (ra, rb) = (parts[a].1 / parts[a].0, parts[b].1 / parts[b].0);
+        ra.total_cmp(&rb)
+    });
+    let mut left = value;
+    let mut weight: f64 = order.iter().map(|&i| parts[i].0).sum();
+    for (k, &i) in order.iter().enumerate() {
+        let (w, cap) = parts[i];
+        if cap <= left * w / weight {
+            out[i] = cap;
+            left -= cap;
+            weight -= w;
+        } else {
+            // Nobody after this one saturates either: split the rest by weight.
+            for &j in &order[k..] {
+                out[j] = left * parts[j].0 / weight;
+            }
+            break;
+        }
+    }
+}
+
+/// Buffers reused from one computation to the next, and the result.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    /// Demand each slot's own jobs (and the borrowers they feed) can absorb.
+    own: Vec<f64>,
+    /// Demand each slot's subtree can absorb.
+    subtree: Vec<f64>,
+    raw: Vec<f64>,
+    parts: Vec<(f64, f64)>,
+    order: Vec<usize>,
+    split: Vec<f64>,
+    stack: Vec<(usize, f64)>,
+    /// The result: cores each slot's own jobs are entitled to, indexed by slot.
+    pub(crate) out: Vec<f64>,
+}
+
+/// Computes into `s.out` the cores each slot's own jobs are entitled to (0 for
+/// slots that want none), for a pool of `cores` cores.
+pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
+    let n = tree.slots();
+    for v in [&mut s.own, &mut s.subtree, &mut s.raw] {
+        v.clear();
+        v.resize(n, 0.0);
+    }
+    let root = tree.root().index();
+    fill_caps(tree, root, s);
+    s.stack.clear();
+    s.stack.push((root, cores.min(s.subtree[root])));
+    while let Some((index, value)) = s.stack.pop() {
+        split(tree, index, value, s);
+    }
+    flatten_fixup(tree, cores, s);
+}
+
+fn fill_caps(tree: &ShareTree, index: usize, s: &mut Scratch) -> f64 {
+    let node = tree.slot(index).expect("live node");
+    // A lender's own slot also feeds its borrowers, so it can absorb their demand.
+    let lent: u32 = node
+        .lends_to
+        .iter()
+        .map(|&b| tree.slot(b as usize).map_or(0, |n| n.demand))
+        .sum();
+    let own = f64::from(node.demand) + f64::from(lent);
+    let mut total = own;
+    for &c in &node.children {
+        total += fill_caps(tree, c as usize, s);
+    }
+    s.own[index] = own;
+    s.subtree[index] = total;
+    total
+}
+
+/// Splits `value` of node `index` among its own jobs and its children; the
+/// children's parts go on the stack.
+fn split(tree: &ShareTree, index: usize, value: f64, s: &mut Scratch) {
+    let node = tree.slot(index).expect("live node");
+    s.parts.clear();
+    s.parts.push((f64::from(node.tickets), s.own[index]));
+    for &c in &node.children {
+        let child = tree.slot(c as usize).expect("live child");
+        s.parts
+            .push((f64::from(child.tickets), s.subtree[c as usize]));
+    }
+    water_fill_into(value, &s.parts, &mut s.order, &mut s.split);
+    hand_out_own(tree, index, s.split[0], &mut s.raw);
+    for (k, &c) in node.children.iter().enumerate() {
+        if s.split[k + 1] > 0.0 {
+            s.stack.push((c as usize, s.split[k + 1]));
+        }
+    }
+}
+
+/// Gives the value of a node's own jobs to itself and to those it lends to.
+fn hand_out_own(tree: &ShareTree, index: usize, value: f64, raw: &mut [f64]) {
+    let node = tree.slot(index).expect("live node");
+    let me = u32::from(node.demand > 0);
+    let ways = node.lends_to.len() as u32 + me;
+    if ways == 0 {
+        return;
+    }
+    let part = value / f64::from(ways);
+    raw[index] += part * f64::from(me);
+    for &b in &node.lends_to {
+        raw[b as usize] += part;
+    }
+}
+
+/// Lends may hand a share more than it can use, or value to a share with no demand;
+/// a last flat water-filling pass keeps the proportions and respects the demands.
+fn flatten_fixup(tree: &ShareTree, cores: f64, s: &mut Scratch) {
+    let demand = |i: usize| tree.slot(i).map_or(0.0, |n| f64::from(n.demand));
+    s.parts.clear();
+    let raw = &s.raw;
+    s.parts.extend((0..raw.len()).map(|i| {
+        let d = demand(i);
+        (if d > 0.0 { raw[i] } else { 0.0 }, d)
+    }));
+    let total: f64 = s.parts.iter().map(|p| p.1).sum();
+    water_fill_into(cores.min(total), &s.parts, &mut s.order, &mut s.out);
+}

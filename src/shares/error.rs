@@ -1,0 +1,39 @@
+//! Why a share could not be made or changed.
+
+use std::fmt;
+
+/// The error returned when a share cannot be created or re-ticketed.
+///
+/// ```
+/// use prorata::ShareError;
+///
+/// let err = ShareError::ZeroTickets;
+/// assert_eq!(err.to_string(), "a share needs at least one ticket");
+/// assert_ne!(err, ShareError::TicketOverflow);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ShareError {
+    /// A share was asked for with zero tickets. Zero tickets would mean "never
+    /// run", which proportional sharing cannot express; use few tickets instead.
+    ZeroTickets,
+    /// The tickets of a pool's (or a currency's) shares would add up to more
+    /// than `u32::MAX`.
+    TicketOverflow,
+    /// The pool (or the parent share) is shutting down and takes no new shares.
+    PoolShuttingDown,
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ShareError::ZeroTickets => "a share needs at least one ticket",
+            ShareError::TicketOverflow => {
+                "the tickets of the shares of one pool or currency would exceed u32::MAX"
+            }
+            ShareError::PoolShuttingDown => "the pool is shutting down and takes no new shares",
+        })
+    }
+}
+
+impl std::error::Error for ShareError {}

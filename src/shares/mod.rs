@@ -1,0 +1,86 @@
+//! Ticket shares: dividing a pool's cores among competing computations
+//! (Waldspurger's lottery and stride scheduling, with currencies and transfers).
+//!
+//! One file per concept:
+//! * [`tree`]: the currency graph — shares, their tickets in their parent's
+//!   currency, their demand (workers that want a core), lends; validation
+//!   ([`ShareError`]).
+//! * [`entitlement`]: tickets and demands to entitlements (cores, as a real number,
+//!   for each share that wants some): hierarchical, work-conserving water-filling.
+//! * [`stride`] and [`lottery`] ([`SharePolicy`]): which share gets the next free
+//!   core, and which holders give theirs back at the end of a quantum.
+//! * [`allocator`]: the P core permits, worker states and charging, as pure logic on
+//!   an explicit clock (simulated deterministically in the tests).
+//! * [`permits`]: the allocator behind a lock, with blocking, wake-ups and the
+//!   per-worker "give your core back" flag (model-checked with loom).
+//! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
+//!   [`sync`]: std or loom types.
+//!
+//! * [`pool_link`]: what a pool's registry knows of shares, and the hooks the pool
+//!   calls; [`mod@share`]: the public [`Share`] (a sub-pool with the pool API).
+//!
+//! # How the pool uses it
+//!
+//! Nothing below costs anything to a pool that never makes a share: `SHARES_EXIST`
+//! (pool/preempt.rs) stays false and `safe_point()` is one relaxed load.
+//!
+//! 1. **State.** Every `Registry` has a [`PoolShares`]: a root pool's [`permits`]
+//!    (made at its first share, from the builder's `share_policy`/`share_quantum`;
+//!    the default quantum is 4 ms), or, for a share's own sub-pool, its
+//!    `ShareWorkers` (one permit handle per worker, and whether it holds a core).
+//! 2. **A share is a sub-pool.** `ThreadPool::share`, `Share::share` and
+//!    `prorata::share` add a node to the tree and build a pool of P workers whose
+//!    jobs run only while they hold a permit; `install`, `join`, `scope`, `spawn`,
+//!    `broadcast` (and `par_iter` inside `install`) are that pool's.
+//! 3. **Take a core before running.** A worker without a core has its pool flag
+//!    (`ThreadInfo::preempt`) raised, so its next job start, join or safe point
+//!    calls `preempt_requested`, which blocks in `Permits::acquire` until its share
+//!    is due.
+//! 4. **Give it back when sleeping.** `Sleep::sleep` calls `worker_sleeping` right
+//!    before the worker blocks: the core goes at once to the waiting worker the
+//!    policy picks (the hand-over of a finishing or blocked share needs no
+//!    quantum), and the flag is raised for step 3. `worker_resumed` (end of a
+//!    latch wait) re-checks the flag, so a woken worker does not go on without a
+//!    core.
+//! 5. **Preemption.** Waiting workers end quanta (`Allocator::tick`); the holders
+//!    of shares over their proportion get their permit flag and their pool flag
+//!    raised; at the next safe point they call `Permits::yield_now` and sleep right
+//!    there, stack intact, until their share is due again.
+//! 6. **Transfer.** `Registry::in_worker_cross` (a worker of share A calls
+//!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
+//!    a panic).
+//! 7. **Life cycle.** Dropping a `Share` drops its sub-pool (queued and running jobs
+//!    finish, workers give their cores back as they exit and are unregistered),
+//!    then retires the node. Dropping the root `ThreadPool` shuts the tree down:
+//!    new shares get [`ShareError::PoolShuttingDown`].
+//!
+//! Not done yet: the root pool's own workers (jobs run on the pool outside any
+//! share) do not take permits, so they are neither limited nor counted (the root
+//! slot's 100 tickets are only used by the simulations); `Share::stats` has core
+//! time, grants, parks and preemptions, not yet the pool's job and steal counts.
+
+// Parts of the allocator are used only by the tests and simulations (the root
+// slot's own demand, entitlement queries).
+#![allow(dead_code)]
+
+mod accounting;
+mod allocator;
+mod entitlement;
+mod error;
+mod lottery;
+mod permits;
+mod policy;
+mod pool_link;
+mod rng;
+mod share;
+mod stride;
+mod sync;
+mod tree;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::ShareError;
+pub use policy::SharePolicy;
+pub(crate) use pool_link::PoolShares;
+pub use share::{Share, ShareStats, share};

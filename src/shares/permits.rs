@@ -1,0 +1,248 @@
+//! Core permits shared by the workers of all the shares of one pool.
+//!
+//! A worker runs jobs only while it holds a permit. It asks with
+//! [`Permits::acquire`], blocking until the allocator grants its share one; gives it
+//! back with [`Permits::release`] when it runs out of work or blocks; and checks
+//! [`WorkerHandle::should_yield`] (one relaxed load) at its safe points, calling
+//! [`Permits::yield_now`] when it is set.
+//!
+//! Quanta need no timer thread: preemption only matters while someone waits, and
+//! waiters wake up every quantum to end it ([`Permits::tick_at`]). One mutex guards the
+//! allocator; each worker has its own condition variable, so a grant wakes exactly
+//! the worker granted. Every grant is made and signalled under the lock, and a
+//! waiter re-checks its state under the lock before sleeping, so no wake-up is lost.
+
+use std::time::{Duration, Instant};
+
+use super::accounting::ShareStats;
+use super::allocator::{Allocator, Config, WorkerId};
+use super::error::ShareError;
+use super::sync::{Arc, AtomicBool, Condvar, Mutex, MutexGuard, Ordering};
+use super::tree::ShareId;
+
+/// One worker's end of the permits: its id, its wake-up, its "give the core back" flag.
+#[derive(Debug)]
+pub(crate) struct WorkerHandle {
+    id: WorkerId,
+    slot: Arc<WorkerSlot>,
+}
+
+/// Called when the allocator flags a worker: the pool raises its own per-worker
+/// preemption flag there, the one its safe points load.
+pub(crate) type OnFlag = Box<dyn Fn() + Send + Sync>;
+
+struct WorkerSlot {
+    /// Set by the allocator when this worker's share is over its allocation.
+    yield_flag: AtomicBool,
+    wake: Condvar,
+    on_flag: Option<OnFlag>,
+}
+
+impl std::fmt::Debug for WorkerSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WorkerSlot")
+            .field("yield_flag", &self.yield_flag)
+            .finish_non_exhaustive()
+    }
+}
+
+impl WorkerSlot {
+    fn flag(&self) {
+        self.yield_flag.store(true, Ordering::Relaxed);
+        if let Some(f) = &self.on_flag {
+            f();
+        }
+    }
+}
+
+impl WorkerHandle {
+    /// The safe-point check: whether the allocator wants this worker's core back.
+    #[inline]
+    pub(crate) fn should_yield(&self) -> bool {
+        self.slot.yield_flag.load(Ordering::Relaxed)
+    }
+}
+
+#[derive(Debug)]
+struct Inner {
+    alloc: Allocator,
+    /// Indexed by worker id; `None` once the worker is unregistered.
+    slots: Vec<Option<Arc<WorkerSlot>>>,
+    last_tick: u64,
+}
+
+/// The permits of one pool.
+#[derive(Debug)]
+pub(crate) struct Permits {
+    inner: Mutex<Inner>,
+    origin: Instant,
+    quantum: Duration,
+}
+
+impl Permits {
+    pub(crate) fn new(config: Config) -> Self {
+        Permits {
+            inner: Mutex::new(Inner {
+                alloc: Allocator::new(config),
+                slots: Vec::new(),
+                last_tick: 0,
+            }),
+            origin: Instant::now(),
+            quantum: Duration::from_nanos(config.quantum_nanos.max(1)),
+        }
+    }
+
+    /// Nanoseconds since the permits were made: the allocator's clock.
+    pub(crate) fn now(&self) -> u64 {
+        self.origin.elapsed().as_nanos() as u64
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // The allocator panics only on a caller's bug; its state stays consistent.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `f` on the allocator under the lock (share management, stats).
+    pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Allocator) -> R) -> R {
+        f(&mut self.lock().alloc)
+    }
+
+    pub(crate) fn root(&self) -> ShareId {
+        self.with(|a| a.root())
+    }
+
+    pub(crate) fn add_share(&self, parent: ShareId, tickets: u32) -> Result<ShareId, ShareError> {
+        self.with(|a| a.add_share(parent, tickets))
+    }
+
+    pub(crate) fn stats(&self, share: ShareId) -> ShareStats {
+        self.with(|a| a.stats(share))
+    }
+
+    pub(crate) fn register_worker(&self) -> WorkerHandle {
+        self.register_worker_with(None)
+    }
+
+    /// Registers a worker whose flagging also calls `on_flag`.
+    pub(crate) fn register_worker_with(&self, on_flag: Option<OnFlag>) -> WorkerHandle {
+        let mut inner = self.lock();
+        let id = inner.alloc.add_worker();
+        let slot = Arc::new(WorkerSlot {
+            yield_flag: AtomicBool::new(false),
+            wake: Condvar::new(),
+            on_flag,
+        });
+        if inner.slots.len() <= id.index() {
+            inner.slots.resize(id.index() + 1, None);
+        }
+        inner.slots[id.index()] = Some(slot.clone());
+        WorkerHandle { id, slot }
+    }
+
+    /// Forgets worker `h` (its thread is gone; it holds no core and waits for none).
+    pub(crate) fn unregister_worker(&self, h: &WorkerHandle) {
+        let mut inner = self.lock();
+        inner.alloc.remove_worker(h.id);
+        inner.slots[h.id.index()] = None;
+    }
+
+    /// Blocks until `h`, a worker of `share`, holds a core.
+    pub(crate) fn acquire(&self, h: &WorkerHandle, share: ShareId) {
+        self.acquire_at(h, share, self.now());
+    }
+
+    pub(crate) fn acquire_at(&self, h: &WorkerHandle, share: ShareId, now: u64) {
+        let mut inner = self.lock();
+        let granted = inner.alloc.request(h.id, share, now);
+        inner.wake(&granted, h.id);
+        self.wait_for_core(h, inner);
+    }
+
+    /// Gives `h`'s core back; the next worker the policy picks gets it.
+    pub(crate) fn release(&self, h: &WorkerHandle) {
+        self.release_at(h, self.now());
+    }
+
+    pub(crate) fn release_at(&self, h: &WorkerHandle, now: u64) {
+        let mut inner = self.lock();
+        let granted = inner.alloc.release(h.id, now);
+        inner.wake(&granted, h.id);
+    }
+
+    /// Called at a safe point when [`WorkerHandle::should_yield`] is set: gives the
+    /// core to a share that is due, and blocks until `h`'s share is due again.
+    pub(crate) fn yield_now(&self, h: &WorkerHandle) {
+        self.yield_at(h, self.now());
+    }
+
+    pub(crate) fn yield_at(&self, h: &WorkerHandle, now: u64) {
+        let mut inner = self.lock();
+        h.slot.yield_flag.store(false, Ordering::Relaxed);
+        let granted = inner.alloc.yield_core(h.id, now);
+        inner.wake(&granted, h.id);
+        self.wait_for_core(h, inner);
+    }
+
+    /// Ends a quantum: flags the holders that must give their core back.
+    pub(crate) fn tick_at(&self, now: u64) {
+        let flagged = self.lock().tick(now);
+        flag_all(flagged);
+    }
+
+    /// Sleeps until the allocator has granted `h` a core, ending quanta meanwhile.
+    fn wait_for_core<'a>(&'a self, h: &WorkerHandle, mut inner: MutexGuard<'a, Inner>) {
+        while !inner.alloc.is_holding(h.id) {
+            let (guard, timeout) = h
+                .slot
+                .wake
+                .wait_timeout(inner, self.quantum)
+                .unwrap_or_else(|e| e.into_inner());
+            inner = guard;
+            if timeout.timed_out() {
+                let now = self.now();
+                if now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64 {
+                    let flagged = inner.tick(now);
+                    drop(inner);
+                    flag_all(flagged);
+                    inner = self.lock();
+                }
+            }
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn check(&self) {
+        self.lock().alloc.check();
+    }
+}
+
+impl Inner {
+    /// Ends a quantum at `now`; returns the holders that must give their core back,
+    /// to be flagged once the lock is released (a flag calls into the pool, which
+    /// may drop the last reference to a share and so take this lock again).
+    fn tick(&mut self, now: u64) -> Vec<Arc<WorkerSlot>> {
+        self.last_tick = now;
+        let flagged = self.alloc.tick(now);
+        flagged
+            .iter()
+            .filter_map(|w| self.slots[w.index()].clone())
+            .collect()
+    }
+
+    /// Wakes the workers granted a core, except `me`, the caller, who is awake
+    /// (a notification costs a system call even when nobody sleeps).
+    fn wake(&mut self, granted: &[WorkerId], me: WorkerId) {
+        for &w in granted.iter().filter(|&&w| w != me) {
+            if let Some(slot) = &self.slots[w.index()] {
+                slot.wake.notify_one();
+            }
+        }
+    }
+}
+
+/// Raises the flags of `slots` (outside the lock).
+fn flag_all(slots: Vec<Arc<WorkerSlot>>) {
+    for slot in slots {
+        slot.flag();
+    }
+}

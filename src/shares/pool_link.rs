@@ -1,0 +1,170 @@
+//! What a pool's registry knows of shares, and the hooks the pool calls.
+//!
+//! A pool that makes shares (the *root*) holds the [`Permits`] of its cores, made
+//! at its first share. A share's own sub-pool holds its [`ShareWorkers`]: one
+//! permit handle per worker and whether that worker holds a core now. The pool
+//! calls [`PoolShares::on_safe_point`] when a worker's preemption flag is up (job
+//! start, join, iterator safe point) and [`PoolShares::on_sleep`] right before a
+//! worker blocks in its sleep.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use super::allocator::Config;
+use super::permits::{Permits, WorkerHandle};
+use super::policy::SharePolicy;
+use super::tree::ShareId;
+
+/// The shares state of one pool's registry.
+#[derive(Debug, Default)]
+pub(crate) struct PoolShares {
+    /// Policy and quantum from the builder.
+    config: OnceLock<(SharePolicy, Option<Duration>)>,
+    /// The root's permits, made at its first share.
+    permits: OnceLock<Arc<Permits>>,
+    /// Set when this pool is a share's sub-pool.
+    member: OnceLock<Arc<ShareWorkers>>,
+}
+
+/// The workers of a share's sub-pool, as the permits see them.
+#[derive(Debug)]
+pub(crate) struct ShareWorkers {
+    pub(crate) permits: Arc<Permits>,
+    pub(crate) id: ShareId,
+    handles: Vec<WorkerHandle>,
+    /// Whether each worker holds a core (written only by that worker).
+    holding: Vec<AtomicBool>,
+}
+
+impl PoolShares {
+    /// Records the builder's settings (before any share is made).
+    pub(crate) fn configure(&self, policy: SharePolicy, quantum: Option<Duration>) {
+        let _ = self.config.set((policy, quantum));
+    }
+
+    /// The permits of this (root) pool of `cores` workers, made on first use.
+    pub(crate) fn permits(&self, cores: usize) -> &Arc<Permits> {
+        self.permits.get_or_init(|| {
+            let (policy, quantum) = self.config.get().copied().unwrap_or_default();
+            let mut config = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
+            config.policy = policy;
+            if let Some(q) = quantum {
+                config.quantum_nanos = q.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
+            }
+            Arc::new(Permits::new(config))
+        })
+    }
+
+    /// The root is going away: no new shares.
+    pub(crate) fn shut_down(&self) {
+        if let Some(p) = self.permits.get() {
+            p.with(|a| a.shut_down());
+        }
+    }
+
+    pub(crate) fn set_member(&self, member: Arc<ShareWorkers>) {
+        let _ = self.member.set(member);
+    }
+
+    /// A thread of this pool's share is about to wait for a job it injected into
+    /// `to`'s share: it lends its tickets to `to` until the guard is dropped
+    /// (transfer). `None` when either pool is not a share of the same pool.
+    pub(crate) fn lend_to(&self, to: &PoolShares) -> Option<Lend> {
+        let (from, to) = (self.member.get()?, to.member.get()?);
+        if !Arc::ptr_eq(&from.permits, &to.permits) || from.id == to.id {
+            return None;
+        }
+        from.permits.with(|a| a.lend(from.id, to.id));
+        Some(Lend {
+            permits: from.permits.clone(),
+            from: from.id,
+            to: to.id,
+        })
+    }
+
+    /// Worker `index`'s preemption flag was up: take a core if it has none, give
+    /// it back if the allocator asked. Blocks until the worker may run.
+    #[cold]
+    pub(crate) fn on_safe_point(&self, index: usize) {
+        if let Some(m) = self.member.get() {
+            m.on_safe_point(index);
+        }
+    }
+
+    /// Worker `index` is about to sleep. Returns whether it gave a core back (the
+    /// pool then raises its flag, so that it takes one before its next job).
+    pub(crate) fn on_sleep(&self, index: usize) -> bool {
+        self.member.get().is_some_and(|m| m.release(index))
+    }
+}
+
+impl Drop for ShareWorkers {
+    fn drop(&mut self) {
+        // The sub-pool's threads are gone (it is dropped with their registry): a
+        // worker that still holds a core can only be one that never exited.
+        for (h, holding) in self.handles.iter().zip(&self.holding) {
+            if holding.load(Ordering::Relaxed) {
+                self.permits.release(h);
+            }
+            self.permits.unregister_worker(h);
+        }
+    }
+}
+
+/// A transfer of tickets in progress; ends when dropped (even on a panic).
+#[derive(Debug)]
+pub(crate) struct Lend {
+    permits: Arc<Permits>,
+    from: ShareId,
+    to: ShareId,
+}
+
+impl Drop for Lend {
+    fn drop(&mut self) {
+        self.permits.with(|a| a.end_lend(self.from, self.to));
+    }
+}
+
+impl ShareWorkers {
+    /// Registers `n` workers; `on_flag(i)` raises worker `i`'s pool flag.
+    pub(crate) fn new(
+        permits: Arc<Permits>,
+        id: ShareId,
+        n: usize,
+        on_flag: impl Fn(usize) + Clone + Send + Sync + 'static,
+    ) -> Self {
+        let handles = (0..n)
+            .map(|i| {
+                let f = on_flag.clone();
+                permits.register_worker_with(Some(Box::new(move || f(i))))
+            })
+            .collect();
+        ShareWorkers {
+            permits,
+            id,
+            handles,
+            holding: (0..n).map(|_| AtomicBool::new(false)).collect(),
+        }
+    }
+
+    fn on_safe_point(&self, i: usize) {
+        let h = &self.handles[i];
+        if !self.holding[i].load(Ordering::Relaxed) {
+            self.permits.acquire(h, self.id);
+            self.holding[i].store(true, Ordering::Relaxed);
+        } else if h.should_yield() {
+            self.permits.yield_now(h);
+        }
+    }
+
+    /// Gives worker `i`'s core back if it holds one; returns whether it did.
+    pub(crate) fn release(&self, i: usize) -> bool {
+        if !self.holding[i].load(Ordering::Relaxed) {
+            return false;
+        }
+        self.holding[i].store(false, Ordering::Relaxed);
+        self.permits.release(&self.handles[i]);
+        true
+    }
+}

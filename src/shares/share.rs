@@ -1,0 +1,317 @@
+//! `Share`: a sub-pool of a pool, entitled to a proportion of its cores.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use super::error::ShareError;
+use super::permits::Permits;
+use super::pool_link::ShareWorkers;
+use super::tree::ShareId;
+use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
+
+/// A share of a pool's cores: a sub-pool with the pool API whose workers run only
+/// while the pool's allocator grants them cores, in proportion to the share's
+/// tickets among the active shares (see [`crate::SharePolicy`]).
+///
+/// Made by [`ThreadPool::share`], [`Share::share`] (a share of a share: its tickets
+/// split the parent's value, as a currency) or [`crate::share`] (the global pool).
+/// Dropping a share lets its queued and running work finish, then retires it.
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let fg = pool.share(900).unwrap();
+/// let bg = pool.share(100).unwrap();
+/// let (a, b) = std::thread::scope(|s| {
+///     let a = s.spawn(|| fg.install(|| (0..1000u64).sum::<u64>()));
+///     let b = s.spawn(|| bg.install(|| (0..100u64).sum::<u64>()));
+///     (a.join().unwrap(), b.join().unwrap())
+/// });
+/// assert_eq!((a, b), (499500, 4950));
+/// bg.set_tickets(300).unwrap();
+/// ```
+pub struct Share {
+    pool: Option<ThreadPool>,
+    workers: Arc<ShareWorkers>,
+}
+
+/// What a share received so far (see [`Share::stats`]).
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// let s = pool.share(1).unwrap();
+/// s.install(|| ());
+/// assert!(s.stats().grants >= 1);
+/// ```
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ShareStats {
+    /// Core time its workers held.
+    pub core_time: Duration,
+    /// Cores granted to its workers.
+    pub grants: u64,
+    /// Times one of its workers parked, waiting for a core.
+    pub parks: u64,
+    /// Times one of its workers gave its core back because the share was over its
+    /// proportion.
+    pub preemptions: u64,
+}
+
+impl fmt::Debug for Share {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Share")
+            .field("num_threads", &self.current_num_threads())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Share {
+    /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
+    /// permits are `permits`, with `cores` workers.
+    pub(crate) fn create(
+        permits: &Arc<Permits>,
+        parent: Option<ShareId>,
+        cores: usize,
+        tickets: u32,
+    ) -> Result<Share, ShareError> {
+        let parent = parent.unwrap_or_else(|| permits.root());
+        let id = permits.add_share(parent, tickets)?;
+        let cell: Arc<OnceLock<Arc<ShareWorkers>>> = Arc::default();
+        let exit_cell = cell.clone();
+        let built = ThreadPoolBuilder::new()
+            .num_threads(cores)
+            .thread_name(|i| format!("prorata-share-{i}"))
+            .exit_handler(move |i| {
+                if let Some(w) = exit_cell.get() {
+                    w.release(i);
+                }
+            })
+            .build();
+        let Ok(pool) = built else {
+            permits.with(|a| a.retire(id));
+            return Err(ShareError::PoolShuttingDown);
+        };
+        let registry = Arc::downgrade(pool.registry());
+        let raise = move |i: usize| {
+            if let Some(r) = registry.upgrade() {
+                r.thread_infos[i]
+                    .preempt
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
+        let _ = cell.set(workers.clone());
+        pool.registry().shares.set_member(workers.clone());
+        crate::pool::enable_shares();
+        // No worker holds a core yet: each takes one before its first job.
+        (0..cores).for_each(raise);
+        Ok(Share {
+            pool: Some(pool),
+            workers,
+        })
+    }
+
+    fn pool(&self) -> &ThreadPool {
+        self.pool.as_ref().expect("a live share has its pool")
+    }
+
+    /// A share of this share's value: its tickets are in this share's currency.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let alice = pool.share(300).unwrap();
+    /// let t1 = alice.share(200).unwrap();
+    /// let t2 = alice.share(100).unwrap();
+    /// assert_eq!(t1.install(|| 1) + t2.install(|| 2), 3);
+    /// ```
+    pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
+        let w = &self.workers;
+        Share::create(&w.permits, Some(w.id), self.current_num_threads(), tickets)
+    }
+
+    /// Changes this share's tickets (inflation or deflation); effective within a
+    /// quantum.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let s = pool.share(100).unwrap();
+    /// s.set_tickets(300).unwrap();
+    /// assert_eq!(s.set_tickets(0), Err(prorata::ShareError::ZeroTickets));
+    /// ```
+    pub fn set_tickets(&self, tickets: u32) -> Result<(), ShareError> {
+        let w = &self.workers;
+        w.permits.with(|a| a.set_tickets(w.id, tickets))
+    }
+
+    /// Core time, grants, parks and preemptions of this share so far.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let s = pool.share(1).unwrap();
+    /// assert_eq!(s.stats().preemptions, 0);
+    /// ```
+    pub fn stats(&self) -> ShareStats {
+        let st = self.workers.permits.stats(self.workers.id);
+        ShareStats {
+            core_time: Duration::from_nanos(st.core_nanos),
+            grants: st.grants,
+            parks: st.parks,
+            preemptions: st.preemptions,
+        }
+    }
+
+    /// Runs `op` in this share (see [`ThreadPool::install`]); parallel iterators
+    /// inside run in the share.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.share(5).unwrap().install(|| 6 * 7), 42);
+    /// ```
+    pub fn install<OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce() -> R + Send,
+        R: Send,
+    {
+        self.pool().install(op)
+    }
+
+    /// [`crate::join`] in this share.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.share(5).unwrap().join(|| 1, || 2), (1, 2));
+    /// ```
+    pub fn join<A, B, RA, RB>(&self, a: A, b: B) -> (RA, RB)
+    where
+        A: FnOnce() -> RA + Send,
+        B: FnOnce() -> RB + Send,
+        RA: Send,
+        RB: Send,
+    {
+        self.pool().join(a, b)
+    }
+
+    /// [`crate::scope`] in this share.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut x = 0;
+    /// pool.share(5).unwrap().scope(|s| s.spawn(|_| x = 1));
+    /// assert_eq!(x, 1);
+    /// ```
+    pub fn scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&Scope<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.pool().scope(op)
+    }
+
+    /// [`crate::scope_fifo`] in this share.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut x = 0;
+    /// pool.share(5).unwrap().scope_fifo(|s| s.spawn_fifo(|_| x = 1));
+    /// assert_eq!(x, 1);
+    /// ```
+    pub fn scope_fifo<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
+        R: Send,
+    {
+        self.pool().scope_fifo(op)
+    }
+
+    /// [`crate::in_place_scope`] whose spawns run in this share.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut x = 0;
+    /// pool.share(5).unwrap().in_place_scope(|s| s.spawn(|_| x = 1));
+    /// assert_eq!(x, 1);
+    /// ```
+    pub fn in_place_scope<'scope, OP, R>(&self, op: OP) -> R
+    where
+        OP: FnOnce(&Scope<'scope>) -> R,
+    {
+        self.pool().in_place_scope(op)
+    }
+
+    /// Runs `op` in this share in the background.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.share(5).unwrap().spawn(move || tx.send(7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 7);
+    /// ```
+    pub fn spawn<OP>(&self, op: OP)
+    where
+        OP: FnOnce() + Send + 'static,
+    {
+        self.pool().spawn(op)
+    }
+
+    /// Like [`Share::spawn`], in FIFO order.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.share(5).unwrap().spawn_fifo(move || tx.send(7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 7);
+    /// ```
+    pub fn spawn_fifo<OP>(&self, op: OP)
+    where
+        OP: FnOnce() + Send + 'static,
+    {
+        self.pool().spawn_fifo(op)
+    }
+
+    /// Runs `op` on every worker of this share.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.share(5).unwrap().broadcast(|ctx| ctx.index()).len(), 2);
+    /// ```
+    pub fn broadcast<OP, R>(&self, op: OP) -> Vec<R>
+    where
+        OP: Fn(BroadcastContext<'_>) -> R + Sync,
+        R: Send,
+    {
+        self.pool().broadcast(op)
+    }
+
+    /// Number of workers of this share (the pool's).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+    /// assert_eq!(pool.share(5).unwrap().current_num_threads(), 3);
+    /// ```
+    pub fn current_num_threads(&self) -> usize {
+        self.pool().current_num_threads()
+    }
+}
+
+impl Drop for Share {
+    fn drop(&mut self) {
+        // The sub-pool finishes its jobs; its workers give their cores back as they
+        // exit. Then the share leaves the tree (at once if nobody holds a core).
+        drop(self.pool.take());
+        let w = &self.workers;
+        w.permits.with(|a| a.retire(w.id));
+    }
+}
+
+/// A share of `tickets` of the global pool.
+///
+/// ```
+/// let s = prorata::share(10).unwrap();
+/// assert_eq!(s.install(|| 1 + 1), 2);
+/// assert_eq!(prorata::share(0).unwrap_err(), prorata::ShareError::ZeroTickets);
+/// ```
+pub fn share(tickets: u32) -> Result<Share, ShareError> {
+    let registry = crate::pool::global_registry();
+    let cores = registry.num_threads();
+    Share::create(registry.shares.permits(cores), None, cores, tickets)
+}

@@ -1,0 +1,116 @@
+use crate::shares::entitlement::{Scratch, entitlements, water_fill};
+use crate::shares::tree::{ShareId, ShareTree};
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+fn ent(t: &ShareTree, cores: f64, id: ShareId) -> f64 {
+    let mut s = Scratch::default();
+    entitlements(t, cores, &mut s);
+    s.out[id.index()]
+}
+
+#[test]
+fn water_fill_splits_by_weight_and_respects_caps() {
+    let out = water_fill(4.0, &[(3.0, 10.0), (1.0, 10.0)]);
+    assert!(close(out[0], 3.0) && close(out[1], 1.0));
+    // The capped participant's excess goes to the others, by weight.
+    let out = water_fill(4.0, &[(9.0, 1.0), (1.0, 10.0), (2.0, 10.0)]);
+    assert!(close(out[0], 1.0) && close(out[1], 1.0) && close(out[2], 2.0));
+    // Not enough demand: everyone gets its cap.
+    let out = water_fill(8.0, &[(1.0, 2.0), (5.0, 3.0), (0.0, 4.0)]);
+    assert!(close(out[0], 2.0) && close(out[1], 3.0) && close(out[2], 0.0));
+}
+
+#[test]
+fn top_level_shares_split_the_cores() {
+    let mut t = ShareTree::new(100);
+    let r = t.root();
+    let fg = t.add(r, 900).unwrap();
+    let bg = t.add(r, 100).unwrap();
+    t.add_demand(fg, 8);
+    t.add_demand(bg, 8);
+    assert!(close(ent(&t, 8.0, fg), 7.2) && close(ent(&t, 8.0, bg), 0.8));
+    // bg goes idle: fg gets everything (work conservation).
+    t.add_demand(bg, -8);
+    assert!(close(ent(&t, 8.0, fg), 8.0) && close(ent(&t, 8.0, bg), 0.0));
+}
+
+#[test]
+fn currency_is_split_among_active_children_only() {
+    let mut t = ShareTree::new(100);
+    let r = t.root();
+    let alice = t.add(r, 300).unwrap();
+    let bob = t.add(r, 100).unwrap();
+    let t1 = t.add(alice, 200).unwrap();
+    let t2 = t.add(alice, 100).unwrap();
+    for s in [bob, t1, t2] {
+        t.add_demand(s, 4);
+    }
+    // alice is worth 3 of 4 cores, split 2:1.
+    assert!(close(ent(&t, 4.0, t1), 2.0) && close(ent(&t, 4.0, t2), 1.0));
+    assert!(close(ent(&t, 4.0, bob), 1.0));
+    // t2 idle: t1 gets all of alice, bob is unaffected (inflation stays local).
+    t.add_demand(t2, -4);
+    assert!(close(ent(&t, 4.0, t1), 3.0) && close(ent(&t, 4.0, bob), 1.0));
+    // Numbers in alice's currency do not matter in base units.
+    t.set_tickets(t1, 2_000_000).unwrap();
+    assert!(close(ent(&t, 4.0, t1), 3.0));
+}
+
+#[test]
+fn demand_caps_flow_within_the_currency_first() {
+    let mut t = ShareTree::new(100);
+    let r = t.root();
+    let alice = t.add(r, 100).unwrap();
+    let bob = t.add(r, 100).unwrap();
+    let t1 = t.add(alice, 100).unwrap();
+    let t2 = t.add(alice, 100).unwrap();
+    t.add_demand(t1, 1);
+    t.add_demand(t2, 8);
+    t.add_demand(bob, 8);
+    // alice is worth 4 of 8 cores; t1 can use 1, so t2 gets 3.
+    assert!(close(ent(&t, 8.0, t1), 1.0) && close(ent(&t, 8.0, t2), 3.0));
+    assert!(close(ent(&t, 8.0, bob), 4.0));
+}
+
+#[test]
+fn own_jobs_of_a_currency_compete_with_its_children() {
+    let mut t = ShareTree::new(100);
+    let r = t.root();
+    let alice = t.add(r, 300).unwrap();
+    let t1 = t.add(alice, 100).unwrap();
+    t.add_demand(alice, 4);
+    t.add_demand(t1, 4);
+    // alice's own jobs weigh 300 against t1's 100.
+    assert!(close(ent(&t, 4.0, alice), 3.0) && close(ent(&t, 4.0, t1), 1.0));
+}
+
+#[test]
+fn lender_hands_its_value_to_the_borrower() {
+    let mut t = ShareTree::new(100);
+    let r = t.root();
+    let a = t.add(r, 300).unwrap();
+    let b = t.add(r, 100).unwrap();
+    let c = t.add(r, 400).unwrap();
+    t.add_demand(b, 8);
+    t.add_demand(c, 8);
+    assert!(close(ent(&t, 8.0, b), 1.6) && close(ent(&t, 8.0, c), 6.4));
+    // A thread of a (no other work) waits on b: b computes with a's 300 tickets too.
+    t.lend(a, b);
+    assert!(close(ent(&t, 8.0, a), 0.0));
+    assert!(close(ent(&t, 8.0, b), 4.0) && close(ent(&t, 8.0, c), 4.0));
+    t.end_lend(a, b);
+    assert!(close(ent(&t, 8.0, b), 1.6));
+}
+
+#[test]
+fn pool_jobs_compete_as_root_tickets() {
+    let mut t = ShareTree::new(100);
+    let r = t.root();
+    let a = t.add(r, 300).unwrap();
+    t.add_demand(r, 4);
+    t.add_demand(a, 4);
+    assert!(close(ent(&t, 4.0, r), 1.0) && close(ent(&t, 4.0, a), 3.0));
+}

@@ -1,0 +1,164 @@
+//! Random sequences of every allocator operation, with the invariants checked after
+//! each: no permit lost or duplicated, no core idle while a worker waits, demands
+//! in step with the workers.
+
+use crate::shares::allocator::{Allocator, Config, WorkerId};
+use crate::shares::policy::SharePolicy;
+use crate::shares::rng::XorShift;
+use crate::shares::tree::ShareId;
+
+struct Fuzz {
+    alloc: Allocator,
+    rng: XorShift,
+    now: u64,
+    shares: Vec<ShareId>,
+    /// Each worker and the share it asked a core for, if any.
+    workers: Vec<(WorkerId, Option<ShareId>)>,
+    lends: Vec<(ShareId, ShareId)>,
+}
+
+impl Fuzz {
+    fn pick<T: Copy>(&mut self, v: &[T]) -> Option<T> {
+        (!v.is_empty()).then(|| v[self.rng.next_u64() as usize % v.len()])
+    }
+
+    fn step(&mut self) {
+        self.now += self.rng.next_u64() % 3_000_000;
+        match self.rng.next_u64() % 9 {
+            0 => self.add_share(),
+            1 => self.request(),
+            2 | 3 => self.release(),
+            4 => self.yield_flagged(),
+            5 => {
+                self.alloc.tick(self.now);
+            }
+            6 => self.set_tickets(),
+            7 => self.lend(),
+            _ => self.retire(),
+        }
+        self.alloc.check();
+    }
+
+    fn live_shares(&self) -> Vec<ShareId> {
+        let live = self
+            .shares
+            .iter()
+            .copied()
+            .filter(|&s| self.alloc.is_live(s));
+        live.collect()
+    }
+
+    fn add_share(&mut self) {
+        let mut parents = self.live_shares();
+        parents.push(self.alloc.root());
+        let parent = self.pick(&parents).unwrap();
+        let tickets = (self.rng.next_u64() % 500) as u32 + 1;
+        if let Ok(id) = self.alloc.add_share(parent, tickets) {
+            self.shares.push(id);
+        }
+    }
+
+    fn request(&mut self) {
+        let mut live = self.live_shares();
+        live.push(self.alloc.root());
+        let share = self.pick(&live).unwrap();
+        // Retiring shares may still get requests from their remaining workers only.
+        let idle: Vec<usize> = (0..self.workers.len())
+            .filter(|&i| self.workers[i].1.is_none())
+            .collect();
+        let w = match self.pick(&idle) {
+            Some(i) => i,
+            None if self.workers.len() < 12 => {
+                self.workers.push((self.alloc.add_worker(), None));
+                self.workers.len() - 1
+            }
+            None => return,
+        };
+        self.workers[w].1 = Some(share);
+        self.alloc.request(self.workers[w].0, share, self.now);
+    }
+
+    fn holders(&self) -> Vec<usize> {
+        let holding = |&i: &usize| self.alloc.is_holding(self.workers[i].0);
+        (0..self.workers.len()).filter(holding).collect()
+    }
+
+    fn release(&mut self) {
+        if let Some(i) = self.pick(&self.holders()) {
+            self.alloc.release(self.workers[i].0, self.now);
+            self.workers[i].1 = None;
+        }
+    }
+
+    fn yield_flagged(&mut self) {
+        for i in self.holders() {
+            if self.alloc.is_flagged(self.workers[i].0) {
+                self.alloc.yield_core(self.workers[i].0, self.now);
+            }
+        }
+    }
+
+    fn set_tickets(&mut self) {
+        if let Some(s) = self.pick(&self.live_shares()) {
+            let t = (self.rng.next_u64() % 1000) as u32;
+            let _ = self.alloc.set_tickets(s, t);
+        }
+    }
+
+    fn lend(&mut self) {
+        if self.rng.next_u64() % 2 == 0 {
+            if let Some((from, to)) = self.lends.pop() {
+                self.alloc.end_lend(from, to);
+            }
+            return;
+        }
+        let live = self.live_shares();
+        if let (Some(from), Some(to)) = (self.pick(&live), self.pick(&live)) {
+            if from != to {
+                self.alloc.lend(from, to);
+                self.lends.push((from, to));
+            }
+        }
+    }
+
+    fn retire(&mut self) {
+        let lent: Vec<ShareId> = self.lends.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let candidates: Vec<ShareId> = self
+            .live_shares()
+            .into_iter()
+            .filter(|s| !lent.contains(s))
+            .collect();
+        if let Some(s) = self.pick(&candidates) {
+            self.alloc.retire(s);
+            self.shares.retain(|&x| x != s || self.alloc.is_live(s));
+        }
+    }
+}
+
+#[test]
+fn random_operations_keep_the_invariants() {
+    for seed in 1..=40u64 {
+        for policy in [SharePolicy::Stride, SharePolicy::Lottery] {
+            let mut config = Config::new((seed % 4) as u32 + 1);
+            config.policy = policy;
+            config.seed = seed;
+            let mut f = Fuzz {
+                alloc: Allocator::new(config),
+                rng: XorShift::new(seed),
+                now: 0,
+                shares: Vec::new(),
+                workers: Vec::new(),
+                lends: Vec::new(),
+            };
+            for _ in 0..400 {
+                f.step();
+            }
+            // Every worker can leave: all permits come back.
+            while let Some(&i) = f.holders().first() {
+                f.alloc.release(f.workers[i].0, f.now);
+                f.workers[i].1 = None;
+            }
+            f.alloc.check();
+        }
+    }
+}

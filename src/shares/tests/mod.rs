@@ -1,0 +1,20 @@
+//! Unit tests of the shares layer: the pure allocator is simulated with a virtual
+//! clock (deterministic), the permits are driven by real threads and, under
+//! `--cfg loom`, model-checked.
+
+mod sim;
+
+#[cfg(not(loom))]
+mod entitlement_tests;
+#[cfg(not(loom))]
+mod fuzz_tests;
+#[cfg(loom)]
+mod loom_permits;
+#[cfg(not(loom))]
+mod lottery_tests;
+#[cfg(not(loom))]
+mod permits_tests;
+#[cfg(not(loom))]
+mod stride_tests;
+#[cfg(not(loom))]
+mod tree_tests;

@@ -1,0 +1,144 @@
+//! The permits with real threads: every worker gets its cores, the proportions
+//! hold roughly, and at most P workers ever run at once.
+
+use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Barrier};
+
+use crate::shares::allocator::Config;
+use crate::shares::permits::Permits;
+
+#[test]
+fn never_more_holders_than_permits() {
+    let permits = Arc::new(Permits::new(Config::new(2)));
+    let a = permits.add_share(permits.root(), 3).unwrap();
+    let b = permits.add_share(permits.root(), 1).unwrap();
+    let running = Arc::new(AtomicUsize::new(0));
+    let done = Arc::new(AtomicUsize::new(0));
+    let threads: Vec<_> = (0..6)
+        .map(|i| {
+            let (permits, running, done) = (permits.clone(), running.clone(), done.clone());
+            let h = permits.register_worker();
+            let share = if i % 2 == 0 { a } else { b };
+            std::thread::spawn(move || {
+                for _ in 0..200 {
+                    permits.acquire(&h, share);
+                    assert!(
+                        running.fetch_add(1, SeqCst) < 2,
+                        "more holders than permits"
+                    );
+                    std::hint::spin_loop();
+                    if h.should_yield() {
+                        running.fetch_sub(1, SeqCst);
+                        permits.yield_now(&h);
+                        assert!(running.fetch_add(1, SeqCst) < 2);
+                    }
+                    running.fetch_sub(1, SeqCst);
+                    permits.release(&h);
+                    done.fetch_add(1, SeqCst);
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert_eq!(done.load(SeqCst), 1200);
+    permits.check();
+    let (sa, sb) = (permits.stats(a), permits.stats(b));
+    assert_eq!(sa.grants - sa.preemptions, 600);
+    assert_eq!(sb.grants - sb.preemptions, 600);
+}
+
+#[test]
+fn busy_shares_get_cores_in_proportion() {
+    // Two shares, 3:1, two workers each, on two permits; each worker counts the
+    // work it does while holding its core and yields when asked. Generous bound:
+    // the 3-ticket share does between 2x and 4x the work of the 1-ticket share.
+    let mut config = Config::new(2);
+    config.quantum_nanos = 1_000_000;
+    let permits = Arc::new(Permits::new(config));
+    let shares = [
+        permits.add_share(permits.root(), 3).unwrap(),
+        permits.add_share(permits.root(), 1).unwrap(),
+    ];
+    let work = Arc::new([AtomicUsize::new(0), AtomicUsize::new(0)]);
+    let start = Arc::new(Barrier::new(4));
+    let threads: Vec<_> = (0..4)
+        .map(|i| {
+            let (permits, work, start) = (permits.clone(), work.clone(), start.clone());
+            let h = permits.register_worker();
+            let s = i % 2;
+            std::thread::spawn(move || {
+                start.wait();
+                permits.acquire(&h, shares[s]);
+                let t0 = permits.now();
+                while permits.now() - t0 < 300_000_000 {
+                    work[s].fetch_add(1, SeqCst);
+                    if h.should_yield() {
+                        permits.yield_now(&h);
+                    }
+                }
+                permits.release(&h);
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    permits.check();
+    let (a, b) = (permits.stats(shares[0]), permits.stats(shares[1]));
+    let ratio = a.core_nanos as f64 / b.core_nanos.max(1) as f64;
+    assert!(
+        (2.0..=4.0).contains(&ratio),
+        "core time ratio {ratio} ({a:?} vs {b:?})"
+    );
+}
+
+/// Not a test: prints the cost of the allocator's operations (lock included).
+/// `cargo test --release --lib permit_costs -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn permit_costs() {
+    use std::time::Instant;
+    for shares in [1usize, 3, 16] {
+        let permits = Permits::new(Config::new(8));
+        let ids: Vec<_> = (0..shares)
+            .map(|i| {
+                permits
+                    .add_share(permits.root(), 100 * (i as u32 + 1))
+                    .unwrap()
+            })
+            .collect();
+        let h = permits.register_worker();
+        let n = 200_000u32;
+        let t0 = Instant::now();
+        for i in 0..n {
+            permits.acquire(&h, ids[i as usize % shares]);
+            permits.release(&h);
+        }
+        let per = t0.elapsed().as_nanos() as f64 / f64::from(n);
+        let t0 = Instant::now();
+        let mut flagged = 0u32;
+        for _ in 0..n {
+            flagged += u32::from(std::hint::black_box(&h).should_yield());
+        }
+        let check = t0.elapsed().as_nanos() as f64 / f64::from(n);
+        println!(
+            "{shares} shares: acquire+release {per:.0} ns, safe-point check {check:.2} ns ({flagged})"
+        );
+    }
+}
+
+#[test]
+fn unregistered_worker_ids_are_reused() {
+    let permits = Permits::new(Config::new(1));
+    let s = permits.add_share(permits.root(), 1).unwrap();
+    for _ in 0..100 {
+        let h = permits.register_worker();
+        permits.acquire(&h, s);
+        permits.release(&h);
+        permits.unregister_worker(&h);
+    }
+    permits.check();
+    assert_eq!(permits.with(|a| a.worker_slots()), 1);
+}

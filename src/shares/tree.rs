@@ -1,0 +1,254 @@
+//! The share tree: which shares exist, how many tickets each holds in which
+//! currency, how many cores each wants right now, and who lends tickets to whom.
+//!
+//! The root is the pool itself. A share made from a share is denominated in its
+//! parent's currency: its tickets only say how the parent's value is split among the
+//! parent's children (and the parent's own jobs), whatever the numbers elsewhere.
+
+use super::error::ShareError;
+
+/// A share in the tree. The generation catches the use of a retired share's slot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct ShareId {
+    index: u32,
+    generation: u32,
+}
+
+impl ShareId {
+    /// The slot of this share, usable to index per-share tables.
+    pub(crate) fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct Node {
+    generation: u32,
+    /// Weight among the parent's participants (for the root: its own jobs' weight).
+    pub(crate) tickets: u32,
+    pub(crate) parent: Option<u32>,
+    pub(crate) children: Vec<u32>,
+    /// Sum of the children's tickets, kept to reject overflow in O(1).
+    children_tickets: u64,
+    /// Workers of this share that hold or wait for a core.
+    pub(crate) demand: u32,
+    /// Borrowers this share lends its tickets to (one entry per blocked thread).
+    pub(crate) lends_to: Vec<u32>,
+    /// Number of lends this share currently receives.
+    borrowed: u32,
+    /// Retired: no new children, removed once empty.
+    retiring: bool,
+}
+
+/// The currency graph. Slots are reused; ids carry a generation.
+#[derive(Debug)]
+pub(crate) struct ShareTree {
+    nodes: Vec<Option<Node>>,
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    shutting_down: bool,
+}
+
+impl ShareTree {
+    /// A tree holding only the root. `root_tickets` weighs the pool's own jobs
+    /// (those not run inside any share) against its top-level shares.
+    pub(crate) fn new(root_tickets: u32) -> Self {
+        let root = Node::new(root_tickets.max(1), None);
+        ShareTree {
+            nodes: vec![Some(root)],
+            generations: vec![0],
+            free: Vec::new(),
+            shutting_down: false,
+        }
+    }
+
+    /// The pool itself.
+    pub(crate) fn root(&self) -> ShareId {
+        ShareId {
+            index: 0,
+            generation: 0,
+        }
+    }
+
+    /// Number of slots (live or free); per-share tables have this length.
+    pub(crate) fn slots(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The live node in slot `index`, if any.
+    pub(crate) fn slot(&self, index: usize) -> Option<&Node> {
+        self.nodes.get(index).and_then(Option::as_ref)
+    }
+
+    /// The id of the live share in slot `index`.
+    pub(crate) fn id_at(&self, index: usize) -> Option<ShareId> {
+        self.slot(index).map(|n| ShareId {
+            index: index as u32,
+            generation: n.generation,
+        })
+    }
+
+    /// The node of a live share. Panics on a retired id: that is a bug in the caller.
+    pub(crate) fn node(&self, id: ShareId) -> &Node {
+        match self.slot(id.index()) {
+            Some(n) if n.generation == id.generation => n,
+            _ => panic!("prorata: use of a retired share id {id:?}"),
+        }
+    }
+
+    fn node_mut(&mut self, id: ShareId) -> &mut Node {
+        match self.nodes.get_mut(id.index()).and_then(Option::as_mut) {
+            Some(n) if n.generation == id.generation => n,
+            _ => panic!("prorata: use of a retired share id {id:?}"),
+        }
+    }
+
+    fn at_mut(&mut self, index: u32) -> &mut Node {
+        self.nodes[index as usize].as_mut().expect("live node")
+    }
+
+    /// Whether `id` names a live share.
+    pub(crate) fn contains(&self, id: ShareId) -> bool {
+        matches!(self.slot(id.index()), Some(n) if n.generation == id.generation)
+    }
+
+    /// Adds a share holding `tickets` of `parent`'s currency.
+    pub(crate) fn add(&mut self, parent: ShareId, tickets: u32) -> Result<ShareId, ShareError> {
+        if tickets == 0 {
+            return Err(ShareError::ZeroTickets);
+        }
+        let p = self.node(parent);
+        if self.shutting_down || p.retiring {
+            return Err(ShareError::PoolShuttingDown);
+        }
+        if p.children_tickets + u64::from(tickets) > u64::from(u32::MAX) {
+            return Err(ShareError::TicketOverflow);
+        }
+        let index = match self.free.pop() {
+            Some(i) => i,
+            None => {
+                self.nodes.push(None);
+                self.generations.push(0);
+                (self.nodes.len() - 1) as u32
+            }
+        };
+        let generation = self.generations[index as usize];
+        let mut node = Node::new(tickets, Some(parent.index));
+        node.generation = generation;
+        self.nodes[index as usize] = Some(node);
+        let p = self.node_mut(parent);
+        p.children.push(index);
+        p.children_tickets += u64::from(tickets);
+        Ok(ShareId { index, generation })
+    }
+
+    /// Changes a share's tickets (inflation or deflation).
+    pub(crate) fn set_tickets(&mut self, id: ShareId, tickets: u32) -> Result<(), ShareError> {
+        if tickets == 0 {
+            return Err(ShareError::ZeroTickets);
+        }
+        let old = self.node(id).tickets;
+        match self.node(id).parent {
+            None => {}
+            Some(p) => {
+                let parent = self.at_mut(p);
+                let total = parent.children_tickets - u64::from(old) + u64::from(tickets);
+                if total > u64::from(u32::MAX) {
+                    return Err(ShareError::TicketOverflow);
+                }
+                parent.children_tickets = total;
+            }
+        }
+        self.node_mut(id).tickets = tickets;
+        Ok(())
+    }
+
+    /// Stops the tree from taking new shares: `add` fails from now on.
+    pub(crate) fn shut_down(&mut self) {
+        self.shutting_down = true;
+    }
+
+    /// Marks a share for removal; it (and, recursively, retiring ancestors) leaves
+    /// the tree once it has no children, no demand and no lends. Returns the
+    /// ids actually removed, so that callers can reset per-slot state.
+    pub(crate) fn retire(&mut self, id: ShareId) -> Vec<usize> {
+        assert!(
+            id != self.root(),
+            "prorata: the root share cannot be retired"
+        );
+        self.node_mut(id).retiring = true;
+        let mut removed = Vec::new();
+        self.reap(id.index, &mut removed);
+        removed
+    }
+
+    /// Removes retiring, empty shares from `index` upwards.
+    fn reap(&mut self, mut index: u32, removed: &mut Vec<usize>) {
+        loop {
+            let n = self.at_mut(index);
+            let empty = n.children.is_empty() && n.demand == 0 && n.borrowed == 0;
+            if !(n.retiring && empty && n.lends_to.is_empty()) {
+                return;
+            }
+            let (parent, tickets) = (n.parent.expect("root never retires"), n.tickets);
+            self.nodes[index as usize] = None;
+            self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
+            self.free.push(index);
+            removed.push(index as usize);
+            let p = self.at_mut(parent);
+            p.children.retain(|&c| c != index);
+            p.children_tickets -= u64::from(tickets);
+            index = parent;
+        }
+    }
+
+    /// One more (or one fewer) worker of `id` wants a core; returns the shares
+    /// removed because a retiring share's last worker left.
+    pub(crate) fn add_demand(&mut self, id: ShareId, delta: i32) -> Vec<usize> {
+        let n = self.node_mut(id);
+        n.demand = n
+            .demand
+            .checked_add_signed(delta)
+            .expect("demand underflow");
+        let mut removed = Vec::new();
+        self.reap(id.index, &mut removed);
+        removed
+    }
+
+    /// `from` lends its tickets to `to` (a thread of `from` waits on `to`).
+    pub(crate) fn lend(&mut self, from: ShareId, to: ShareId) {
+        self.node(to);
+        self.node_mut(from).lends_to.push(to.index);
+        self.node_mut(to).borrowed += 1;
+    }
+
+    /// Ends one lend made by [`ShareTree::lend`]; returns removed shares.
+    pub(crate) fn end_lend(&mut self, from: ShareId, to: ShareId) -> Vec<usize> {
+        let lends = &mut self.node_mut(from).lends_to;
+        let pos = lends.iter().position(|&b| b == to.index);
+        lends.swap_remove(pos.expect("prorata: end_lend without lend"));
+        self.node_mut(to).borrowed -= 1;
+        let mut removed = Vec::new();
+        self.reap(to.index, &mut removed);
+        if self.contains(from) {
+            self.reap(from.index, &mut removed);
+        }
+        removed
+    }
+}
+
+impl Node {
+    fn new(tickets: u32, parent: Option<u32>) -> Self {
+        Node {
+            generation: 0,
+            tickets,
+            parent,
+            children: Vec::new(),
+            children_tickets: 0,
+            demand: 0,
+            lends_to: Vec::new(),
+            borrowed: 0,
+            retiring: false,
+        }
+    }
+}

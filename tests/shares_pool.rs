@@ -1,0 +1,161 @@
+//! Shares on a real pool: the pool API inside a share, proportions between
+//! competing shares (generous bounds, measured from outside by items done), and
+//! work conservation.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use prorata::prelude::*;
+use prorata::{ShareError, ThreadPoolBuilder};
+
+/// About a microsecond of work that the optimiser cannot remove.
+fn spin(i: u64) -> u64 {
+    let mut x = i;
+    for _ in 0..200 {
+        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+    x
+}
+
+#[test]
+fn the_pool_api_works_inside_a_share() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let s = pool.share(10).unwrap();
+    let v: Vec<u64> = (0..10_000u64).collect();
+    let sum = AtomicU64::new(0);
+    s.install(|| {
+        v.par_iter().for_each(|x| {
+            sum.fetch_add(x * 2, Ordering::Relaxed);
+        })
+    });
+    assert_eq!(sum.into_inner(), v.iter().map(|x| x * 2).sum::<u64>());
+    assert_eq!(s.join(|| 1, || 2), (1, 2));
+    let mut hits = [0u8; 4];
+    s.scope(|sc| {
+        for h in hits.iter_mut() {
+            sc.spawn(move |_| *h = 1);
+        }
+    });
+    assert_eq!(hits, [1; 4]);
+    assert_eq!(s.broadcast(|c| c.index()).len(), 2);
+    assert_eq!(s.install(prorata::current_num_threads), 2);
+    let child = s.share(3).unwrap();
+    assert_eq!(child.install(|| 5), 5);
+    assert!(s.stats().grants >= 1);
+}
+
+#[test]
+fn share_errors() {
+    let pool = ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    assert_eq!(pool.share(0).unwrap_err(), ShareError::ZeroTickets);
+    let a = pool.share(u32::MAX - 1).unwrap();
+    assert_eq!(pool.share(2).unwrap_err(), ShareError::TicketOverflow);
+    assert_eq!(a.set_tickets(0), Err(ShareError::ZeroTickets));
+    drop(a);
+    // The dropped share's tickets are gone.
+    assert!(pool.share(2).is_ok());
+}
+
+#[test]
+fn a_panic_in_a_share_propagates_and_the_share_stays_usable() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let s = pool.share(1).unwrap();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        s.install(|| (0..100).into_par_iter().for_each(|i| assert!(i != 50)))
+    }));
+    assert!(r.is_err());
+    assert_eq!(s.install(|| 3), 3);
+}
+
+#[test]
+fn dropping_a_share_lets_its_work_finish() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let s = pool.share(7).unwrap();
+    let done = Arc::new(AtomicU64::new(0));
+    for _ in 0..50 {
+        let done = done.clone();
+        s.spawn(move || {
+            std::hint::black_box(spin(1));
+            done.fetch_add(1, Ordering::SeqCst);
+        });
+    }
+    drop(s);
+    assert_eq!(done.load(Ordering::SeqCst), 50);
+    // Its tickets are gone: a share of the whole range fits again.
+    assert!(pool.share(u32::MAX).is_ok());
+}
+
+#[test]
+fn a_share_waiting_on_another_lends_it_its_tickets_and_completes() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let a = pool.share(300).unwrap();
+    let b = pool.share(100).unwrap();
+    let v: Vec<usize> = (0..50_000).collect();
+    let total = AtomicU64::new(0);
+    a.install(|| {
+        // A worker of a blocks on b: b runs with a's tickets too, and nothing hangs.
+        b.install(|| {
+            v.par_iter().for_each(|&x| {
+                total.fetch_add(x as u64, Ordering::Relaxed);
+            })
+        })
+    });
+    assert_eq!(total.into_inner(), v.iter().map(|&x| x as u64).sum::<u64>());
+}
+
+#[test]
+fn currencies_and_competing_shares_complete_every_item() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let alice = pool.share(300).unwrap();
+    let t1 = alice.share(200).unwrap();
+    let t2 = alice.share(100).unwrap();
+    let bob = pool.share(100).unwrap();
+    let counts: Vec<AtomicU64> = (0..3).map(|_| AtomicU64::new(0)).collect();
+    std::thread::scope(|s| {
+        for (share, count) in [&t1, &t2, &bob].into_iter().zip(&counts) {
+            s.spawn(move || {
+                share.install(|| {
+                    (0..200_000usize).into_par_iter().for_each(|i| {
+                        std::hint::black_box(i);
+                        count.fetch_add(1, Ordering::Relaxed);
+                    })
+                })
+            });
+        }
+    });
+    for c in &counts {
+        assert_eq!(c.load(Ordering::Relaxed), 200_000);
+    }
+    assert!(t1.stats().core_time > Duration::ZERO);
+}
+
+#[test]
+fn a_share_of_the_global_pool() {
+    let s = prorata::share(5).unwrap();
+    let hits = AtomicU64::new(0);
+    s.install(|| {
+        (0..1000usize).into_par_iter().for_each(|_| {
+            hits.fetch_add(1, Ordering::Relaxed);
+        })
+    });
+    assert_eq!(hits.into_inner(), 1000);
+}
+
+#[test]
+fn share_is_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<prorata::Share>();
+    check::<prorata::ShareStats>();
+    check::<ShareError>();
+}
+
+#[test]
+fn no_new_shares_once_the_pool_is_dropped() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let a = pool.share(1).unwrap();
+    drop(pool);
+    assert_eq!(a.share(1).unwrap_err(), ShareError::PoolShuttingDown);
+    // The share itself keeps working until it is dropped.
+    assert_eq!(a.install(|| 2 + 2), 4);
+}
