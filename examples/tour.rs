@@ -4,6 +4,7 @@
 //! and prints the parallel / sequential time ratio measured in this run.
 
 use prorata::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -14,6 +15,8 @@ fn main() {
     join_stop();
     iterator_stop();
     text_stop();
+    sort_stop();
+    shares_stop();
 }
 
 /// Runs `f` five times and returns the median duration and the last result.
@@ -103,4 +106,81 @@ fn text_stop() {
         .map(|c| c.iter().sum())
         .collect();
     println!("  par_chunks(100) sums: {:?} ...\n", &sums[..3]);
+}
+
+fn sort_stop() {
+    println!("4. parallel sorts (10^7 random u64)");
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let input: Vec<u64> = (0..10_000_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        })
+        .collect();
+    let sorted_by = |sort: &dyn Fn(&mut Vec<u64>)| {
+        time(|| {
+            let mut v = input.clone();
+            sort(&mut v);
+            v
+        })
+    };
+    let (par, a) = sorted_by(&|v| v.par_sort_unstable());
+    let (seq, b) = sorted_by(&|v| v.sort_unstable());
+    assert_eq!(a, b);
+    report("par_sort_unstable vs sort_unstable", par, seq);
+    let (par, a) = sorted_by(&|v| v.par_sort());
+    let (seq, b) = sorted_by(&|v| v.sort());
+    assert_eq!(a, b);
+    report("par_sort (stable) vs sort", par, seq);
+    println!("  (times include cloning the input)\n");
+}
+
+/// About a microsecond of work the optimiser cannot remove.
+fn work(i: u64) -> u64 {
+    (0..200).fold(i, |x, _| {
+        std::hint::black_box(x.wrapping_mul(6364136223846793005) + 1)
+    })
+}
+
+fn shares_stop() {
+    println!("5. ticket shares: two computations compete for one pool's cores");
+    let pool = prorata::ThreadPoolBuilder::new().build().unwrap();
+    let tickets = [300, 100];
+    let shares: Vec<prorata::Share> = tickets.iter().map(|&t| pool.share(t).unwrap()).collect();
+    let done: Vec<AtomicU64> = tickets.iter().map(|_| AtomicU64::new(0)).collect();
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for (share, count) in shares.iter().zip(&done) {
+            let stop = &stop;
+            s.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    share.install(|| {
+                        (0..200_000u64).into_par_iter().for_each(|i| {
+                            if !stop.load(Ordering::Relaxed) {
+                                std::hint::black_box(work(i));
+                                count.fetch_add(1, Ordering::Relaxed);
+                            }
+                        })
+                    });
+                }
+            });
+        }
+        std::thread::sleep(Duration::from_secs(2));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let total: u64 = done.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+    let ticket_total: u32 = tickets.iter().sum();
+    for (t, c) in tickets.iter().zip(&done) {
+        let got = c.load(Ordering::Relaxed) as f64 / total as f64;
+        let want = *t as f64 / ticket_total as f64;
+        let bar = "#".repeat((got * 40.0).round() as usize);
+        println!(
+            "  {t:>4} tickets: target {:>5.1}%  got {:>5.1}%  {bar}",
+            want * 100.0,
+            got * 100.0
+        );
+    }
+    println!("  (`cargo run --release --example shares` shows more: 9:1, 3:2:1, currencies)");
 }
