@@ -31,6 +31,13 @@ mod ours {
         v.par_iter().map(|x| x ^ 0x5555).collect()
     }
 
+    pub fn filter_collect(v: &[u64]) -> Vec<u64> {
+        v.par_iter()
+            .filter(|x| *x % 3 == 0)
+            .map(|x| x / 3)
+            .collect()
+    }
+
     pub fn filter_count(v: &[u64]) -> usize {
         v.par_iter().filter(|x| *x % 3 == 0).count()
     }
@@ -56,6 +63,13 @@ mod theirs {
         v.par_iter().map(|x| x ^ 0x5555).collect()
     }
 
+    pub fn filter_collect(v: &[u64]) -> Vec<u64> {
+        v.par_iter()
+            .filter(|x| *x % 3 == 0)
+            .map(|x| x / 3)
+            .collect()
+    }
+
     pub fn filter_count(v: &[u64]) -> usize {
         v.par_iter().filter(|x| *x % 3 == 0).count()
     }
@@ -77,6 +91,10 @@ mod sequential {
 
     pub fn map_collect(v: &[u64]) -> Vec<u64> {
         v.iter().map(|x| x ^ 0x5555).collect()
+    }
+
+    pub fn filter_collect(v: &[u64]) -> Vec<u64> {
+        v.iter().filter(|x| *x % 3 == 0).map(|x| x / 3).collect()
     }
 
     pub fn filter_count(v: &[u64]) -> usize {
@@ -122,6 +140,12 @@ fn main() {
         || sequential::map_collect(&v),
         || ours::map_collect(&v),
         || theirs::map_collect(&v),
+    );
+    row(
+        "filter().map().collect(), 10^7",
+        || sequential::filter_collect(&v),
+        || ours::filter_collect(&v),
+        || theirs::filter_collect(&v),
     );
     row(
         "filter().count(), 10^7",
