@@ -11,68 +11,49 @@ use std::time::Instant;
 
 const ROUNDS: usize = 9;
 
-/// The workloads written against prorata's prelude.
-mod ours {
-    use prorata::prelude::*;
+/// The parallel workloads, written once and instantiated for each library, so that
+/// both run word for word the same code.
+macro_rules! parallel_workloads {
+    ($krate:ident) => {
+        use $krate::prelude::*;
 
-    pub fn fib(n: u32) -> u64 {
-        if n < 2 {
-            return n as u64;
+        pub fn fib(n: u32) -> u64 {
+            if n < 2 {
+                return n as u64;
+            }
+            let (a, b) = $krate::join(|| fib(n - 1), || fib(n - 2));
+            a + b
         }
-        let (a, b) = prorata::join(|| fib(n - 1), || fib(n - 2));
-        a + b
-    }
 
-    pub fn map_sum(v: &[u64]) -> u64 {
-        v.par_iter().map(|x| x * x % 7).sum()
-    }
+        pub fn map_sum(v: &[u64]) -> u64 {
+            v.par_iter().map(|x| x * x % 7).sum()
+        }
 
-    pub fn map_collect(v: &[u64]) -> Vec<u64> {
-        v.par_iter().map(|x| x ^ 0x5555).collect()
-    }
+        pub fn map_collect(v: &[u64]) -> Vec<u64> {
+            v.par_iter().map(|x| x ^ 0x5555).collect()
+        }
 
-    pub fn filter_collect(v: &[u64]) -> Vec<u64> {
-        v.par_iter()
-            .filter(|x| *x % 3 == 0)
-            .map(|x| x / 3)
-            .collect()
-    }
+        pub fn filter_collect(v: &[u64]) -> Vec<u64> {
+            v.par_iter()
+                .filter(|x| *x % 3 == 0)
+                .map(|x| x / 3)
+                .collect()
+        }
 
-    pub fn filter_count(v: &[u64]) -> usize {
-        v.par_iter().filter(|x| *x % 3 == 0).count()
-    }
+        pub fn filter_count(v: &[u64]) -> usize {
+            v.par_iter().filter(|x| *x % 3 == 0).count()
+        }
+    };
 }
 
-/// The same workloads, word for word, against Rayon's prelude.
+/// The workloads against prorata's prelude.
+mod ours {
+    parallel_workloads!(prorata);
+}
+
+/// The workloads against Rayon's prelude.
 mod theirs {
-    use rayon::prelude::*;
-
-    pub fn fib(n: u32) -> u64 {
-        if n < 2 {
-            return n as u64;
-        }
-        let (a, b) = rayon::join(|| fib(n - 1), || fib(n - 2));
-        a + b
-    }
-
-    pub fn map_sum(v: &[u64]) -> u64 {
-        v.par_iter().map(|x| x * x % 7).sum()
-    }
-
-    pub fn map_collect(v: &[u64]) -> Vec<u64> {
-        v.par_iter().map(|x| x ^ 0x5555).collect()
-    }
-
-    pub fn filter_collect(v: &[u64]) -> Vec<u64> {
-        v.par_iter()
-            .filter(|x| *x % 3 == 0)
-            .map(|x| x / 3)
-            .collect()
-    }
-
-    pub fn filter_count(v: &[u64]) -> usize {
-        v.par_iter().filter(|x| *x % 3 == 0).count()
-    }
+    parallel_workloads!(rayon);
 }
 
 /// The same workloads, sequentially.
