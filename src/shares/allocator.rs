@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 
 use super::accounting::ShareStats;
-use super::entitlement::{Scratch, entitlements};
+use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
 use super::lottery::Lottery;
 use super::policy::SharePolicy;
@@ -90,6 +90,9 @@ pub(crate) struct Allocator {
     /// Holders not yet asked to give their core back, per slot.
     nhold: Vec<u32>,
     ent: Vec<f64>,
+    /// Cores each active share's tickets alone are worth (as if every active share
+    /// could use all the cores): what the stride policy charges against.
+    ticket_ent: Vec<f64>,
     /// The entitlements are out of date (computed lazily, before they are used).
     dirty: bool,
     scratch: Scratch,
@@ -128,7 +131,7 @@ impl Allocator {
     pub(crate) fn new(config: Config) -> Self {
         assert!(config.cores > 0, "prorata: a pool needs at least one core");
         let policy = match config.policy {
-            SharePolicy::Stride => Policy::Stride(Stride::default()),
+            SharePolicy::Stride => Policy::Stride(Stride::new(memory_quanta(config.quantum_nanos))),
             SharePolicy::Lottery => Policy::Lottery(Lottery::new(config.seed)),
         };
         let mut a = Allocator {
@@ -140,6 +143,7 @@ impl Allocator {
             nwait: Vec::new(),
             nhold: Vec::new(),
             ent: Vec::new(),
+            ticket_ent: Vec::new(),
             dirty: false,
             scratch: Scratch::default(),
             workers: Vec::new(),
@@ -199,6 +203,7 @@ impl Allocator {
         self.nwait.resize(n, 0);
         self.nhold.resize(n, 0);
         self.ent.resize(n, 0.0);
+        self.ticket_ent.resize(n, 0.0);
         match &mut self.policy {
             Policy::Stride(s) => s.resize(n),
             Policy::Lottery(l) => l.resize(n),
@@ -261,6 +266,7 @@ impl Allocator {
         self.nwait[slot] = 0;
         self.nhold[slot] = 0;
         self.ent[slot] = 0.0;
+        self.ticket_ent[slot] = 0.0;
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),
@@ -276,16 +282,18 @@ impl Allocator {
             return;
         }
         self.dirty = false;
-        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
-        let new = &self.scratch.out;
-        for (slot, &e) in new.iter().enumerate() {
-            let old = self.ent[slot];
-            if old != e {
-                if let Policy::Stride(s) = &mut self.policy {
+        let cores = f64::from(self.cores);
+        if let Policy::Stride(s) = &mut self.policy {
+            ticket_entitlements(&self.tree, cores, &mut self.scratch);
+            for (slot, &e) in self.scratch.out.iter().enumerate() {
+                let old = self.ticket_ent[slot];
+                if old != e {
                     s.retune(slot, old, e);
                 }
             }
+            std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
         }
+        entitlements(&self.tree, cores, &mut self.scratch);
         std::mem::swap(&mut self.ent, &mut self.scratch.out);
     }
 
@@ -416,9 +424,9 @@ impl Allocator {
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
         if let Policy::Stride(s) = &mut self.policy {
-            let total: f64 = self.ent.iter().sum();
+            let total: f64 = self.ticket_ent.iter().sum();
             let quanta = dt as f64 / self.quantum_nanos as f64;
-            s.charge(slot, quanta, self.ent[slot], total);
+            s.charge(slot, quanta, self.ticket_ent[slot], total);
         }
     }
 
@@ -455,7 +463,7 @@ impl Allocator {
         }
         self.fresh();
         let view = View {
-            ent: &self.ent,
+            ent: policy_ent(&self.policy, &self.ent, &self.ticket_ent),
             waiting: &self.nwait,
             holders: &self.nhold,
         };
@@ -474,7 +482,7 @@ impl Allocator {
         }
         self.fresh();
         let view = View {
-            ent: &self.ent,
+            ent: policy_ent(&self.policy, &self.ent, &self.ticket_ent),
             waiting: &self.nwait,
             holders: &self.nhold,
         };
@@ -526,3 +534,23 @@ impl Allocator {
         }
     }
 }
+
+/// The entitlements a policy decides on: stride passes advance by the ticket
+/// entitlements, lottery draws by the (demand-capped) entitlements.
+fn policy_ent<'a>(policy: &Policy, ent: &'a [f64], ticket_ent: &'a [f64]) -> &'a [f64] {
+    match policy {
+        Policy::Stride(_) => ticket_ent,
+        Policy::Lottery(_) => ent,
+    }
+}
+
+/// How long the stride policy remembers credit and debt (`MEMORY_NANOS`), in
+/// quanta. A quarter of a second: long enough to pay back the extra cores a share
+/// got during another's fork-join tail within a one-second window, short enough
+/// that a share that used spare cores for a long time is not starved for long.
+fn memory_quanta(quantum_nanos: u64) -> f64 {
+    (MEMORY_NANOS / quantum_nanos.max(1) as f64).max(1.0)
+}
+
+/// A quarter of a second, in nanoseconds.
+const MEMORY_NANOS: f64 = 0.25e9;

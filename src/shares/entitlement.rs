@@ -73,22 +73,52 @@ pub(crate) struct Scratch {
 /// Computes into `s.out` the cores each slot's own jobs are entitled to (0 for
 /// slots that want none), for a pool of `cores` cores.
 pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
+    compute(tree, cores, Demand::Capped, s);
+}
+
+/// Like [`entitlements`], but as if every share with demand could use all the
+/// cores: each active share's part of the cores by its tickets alone. The stride
+/// policy charges against these, so that a share using cores another share left
+/// over (it could not use its part) owes them back once that share can.
+pub(crate) fn ticket_entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
+    compute(tree, cores, Demand::Uncapped(cores), s);
+}
+
+/// How much a share with demand can absorb.
+#[derive(Clone, Copy)]
+enum Demand {
+    /// Its demand (workers that want a core).
+    Capped,
+    /// All the cores, whatever its demand.
+    Uncapped(f64),
+}
+
+impl Demand {
+    fn absorbs(self, demand: u32) -> f64 {
+        match self {
+            Demand::Uncapped(cores) if demand > 0 => cores,
+            _ => f64::from(demand),
+        }
+    }
+}
+
+fn compute(tree: &ShareTree, cores: f64, mode: Demand, s: &mut Scratch) {
     let n = tree.slots();
     for v in [&mut s.own, &mut s.subtree, &mut s.raw] {
         v.clear();
         v.resize(n, 0.0);
     }
     let root = tree.root().index();
-    fill_caps(tree, root, s);
+    fill_caps(tree, root, mode, s);
     s.stack.clear();
     s.stack.push((root, cores.min(s.subtree[root])));
     while let Some((index, value)) = s.stack.pop() {
         split(tree, index, value, s);
     }
-    flatten_fixup(tree, cores, s);
+    flatten_fixup(tree, cores, mode, s);
 }
 
-fn fill_caps(tree: &ShareTree, index: usize, s: &mut Scratch) -> f64 {
+fn fill_caps(tree: &ShareTree, index: usize, mode: Demand, s: &mut Scratch) -> f64 {
     let node = tree.slot(index).expect("live node");
     // A lender's own slot also feeds its borrowers, so it can absorb their demand.
     let lent: u32 = node
@@ -96,10 +126,10 @@ fn fill_caps(tree: &ShareTree, index: usize, s: &mut Scratch) -> f64 {
         .iter()
         .map(|&b| tree.slot(b as usize).map_or(0, |n| n.demand))
         .sum();
-    let own = f64::from(node.demand) + f64::from(lent);
+    let own = mode.absorbs(node.demand + lent);
     let mut total = own;
     for &c in &node.children {
-        total += fill_caps(tree, c as usize, s);
+        total += fill_caps(tree, c as usize, mode, s);
     }
     s.own[index] = own;
     s.subtree[index] = total;
@@ -143,8 +173,8 @@ fn hand_out_own(tree: &ShareTree, index: usize, value: f64, raw: &mut [f64]) {
 
 /// Lends may hand a share more than it can use, or value to a share with no demand;
 /// a last flat water-filling pass keeps the proportions and respects the demands.
-fn flatten_fixup(tree: &ShareTree, cores: f64, s: &mut Scratch) {
-    let demand = |i: usize| tree.slot(i).map_or(0.0, |n| f64::from(n.demand));
+fn flatten_fixup(tree: &ShareTree, cores: f64, mode: Demand, s: &mut Scratch) {
+    let demand = |i: usize| tree.slot(i).map_or(0.0, |n| mode.absorbs(n.demand));
     s.parts.clear();
     let raw = &s.raw;
     s.parts.extend((0..raw.len()).map(|i| {

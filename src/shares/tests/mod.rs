@@ -5,6 +5,7 @@
 mod sim;
 
 #[cfg(not(loom))]
+mod debt_tests;
 mod entitlement_tests;
 #[cfg(not(loom))]
 mod fuzz_tests;
