@@ -184,6 +184,18 @@ impl Allocator {
         self.slots[share.index()].stats
     }
 
+    /// Core time the share's current holders have held since they were last charged:
+    /// what `stats` does not count yet at `now`.
+    pub(crate) fn uncharged_nanos(&self, share: ShareId, now: u64) -> u64 {
+        let held = |w: &Worker| match *w {
+            Worker::Holding { slot, since, .. } if slot == share.index() => {
+                now.saturating_sub(since)
+            }
+            _ => 0,
+        };
+        self.workers.iter().map(held).sum()
+    }
+
     /// Whether the pool has any share besides itself (else nothing competes).
     pub(crate) fn has_shares(&self) -> bool {
         !self.tree.node(self.root()).children.is_empty()

@@ -116,7 +116,14 @@ impl Permits {
     }
 
     pub(crate) fn stats(&self, share: ShareId) -> ShareStats {
-        self.with(|a| a.stats(share))
+        // Holders are charged when they give their core back or at a tick; a reading
+        // right after the share's work ends must count a worker that still holds one.
+        let now = self.now();
+        self.with(|a| {
+            let mut stats = a.stats(share);
+            stats.core_nanos += a.uncharged_nanos(share, now);
+            stats
+        })
     }
 
     pub(crate) fn register_worker(&self) -> WorkerHandle {
