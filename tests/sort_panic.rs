@@ -151,7 +151,7 @@ fn a_panicking_comparator_loses_and_duplicates_nothing() {
             .build()
             .unwrap();
         for (name, sort) in entry_points() {
-            for len in [0usize, 1, 2, 100, 5000, 20_000] {
+            for len in [0usize, 1, 2, 100, 5000, 20_000, 150_000, 300_000] {
                 let n = len as isize;
                 for budget in [0, 7, n / 2, 2 * n, 8 * n, 12 * n, isize::MAX / 2] {
                     let what = format!("{name}, len {len}, budget {budget}, {threads} threads");
@@ -200,7 +200,7 @@ fn inconsistent_comparators_leave_a_permutation() {
             .build()
             .unwrap();
         for (answer_name, answer) in answers {
-            for len in [3usize, 100, 5000, 30_000] {
+            for len in [3usize, 100, 5000, 30_000, 150_000, 300_000] {
                 for stable in [true, false] {
                     let what =
                         format!("{answer_name}, stable {stable}, len {len}, {threads} threads");

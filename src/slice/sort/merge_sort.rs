@@ -6,6 +6,10 @@
 //! pass over the data. Leaves sit at an even depth when they are big enough,
 //! so the final merge lands in the slice without an extra copy.
 //!
+//! Memory: std's sort takes scratch space of its own (half a leaf), so all the
+//! leaves are sorted before the buffer is allocated; the most this sort holds
+//! at once is that one buffer of the slice's length.
+//!
 //! Panic safety: the buffer only ever holds bitwise copies, never owns
 //! anything (its `Vec` has length 0). A merge *into the buffer* only reads the
 //! slice, which still holds every element; a merge *into the slice* has a guard
@@ -30,12 +34,13 @@ where
     let levels = leaf_levels(len, threads);
     // Merge pieces: a few per thread at the top level, so stealing can balance.
     let grain = (len / (8 * threads)).max(MIN_LEAF);
+    sort_leaves(v, levels, compare);
     let mut buf: Vec<T> = Vec::with_capacity(len);
     // SAFETY: `v` and `buf` are distinct allocations of `len` slots each, owned
     // by this call for its duration; `buf` never becomes the owner of anything
     // (its length stays 0) and the slice ends up holding every element once.
     unsafe {
-        sort_levels(
+        merge_levels(
             SendPtr(v.as_mut_ptr()),
             SendPtr(buf.as_mut_ptr()),
             len,
@@ -45,6 +50,24 @@ where
             compare,
         );
     }
+}
+
+/// Sorts each of the 2^`levels` leaves of `v` (cut in halves, as
+/// [`merge_levels`] cuts) with std's stable sort, in parallel.
+fn sort_leaves<T, F>(v: &mut [T], levels: u32, compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    if levels == 0 {
+        v.sort_by(compare);
+        return;
+    }
+    let (low, high) = v.split_at_mut(v.len() / 2);
+    crate::join(
+        || sort_leaves(low, levels - 1, compare),
+        || sort_leaves(high, levels - 1, compare),
+    );
 }
 
 /// How many halving levels to cut `len` elements into for `threads` threads:
@@ -59,14 +82,14 @@ fn leaf_levels(len: usize, threads: usize) -> u32 {
     levels
 }
 
-/// Sorts the `len` elements at `v`; the result ends at `buf` when `into_buf`,
-/// else at `v`.
+/// Merges the sorted leaves of the `len` elements at `v` (cut in halves
+/// `levels` times); the result ends at `buf` when `into_buf`, else at `v`.
 ///
 /// # Safety
 /// `v` holds `len` initialized elements and `buf` has room for `len`; both are
 /// disjoint and used by this call alone. When `into_buf`, the elements at `v`
 /// stay the owners (the buffer holds copies).
-unsafe fn sort_levels<T, F>(
+unsafe fn merge_levels<T, F>(
     v: SendPtr<T>,
     buf: SendPtr<T>,
     len: usize,
@@ -79,9 +102,6 @@ unsafe fn sort_levels<T, F>(
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     if levels == 0 {
-        // SAFETY: `v` holds `len` initialized elements used by this call alone.
-        let leaf = unsafe { std::slice::from_raw_parts_mut(v.0, len) };
-        leaf.sort_by(compare);
         if into_buf {
             // SAFETY: `buf` has room for `len` and does not overlap `v`.
             unsafe { ptr::copy_nonoverlapping(v.0, buf.0, len) };
@@ -90,13 +110,13 @@ unsafe fn sort_levels<T, F>(
     }
     let mid = len / 2;
     // SAFETY: the halves `[0, mid)` and `[mid, len)` of both ranges are disjoint
-    // and in bounds; each half is sorted into the place its merge reads from.
+    // and in bounds; each half is merged into the place this merge reads from.
     unsafe {
         let (v_hi, buf_hi) = (v.add(mid), buf.add(mid));
         crate::join(
-            move || sort_levels(v, buf, mid, levels - 1, !into_buf, grain, compare),
+            move || merge_levels(v, buf, mid, levels - 1, !into_buf, grain, compare),
             move || {
-                sort_levels(
+                merge_levels(
                     v_hi,
                     buf_hi,
                     len - mid,

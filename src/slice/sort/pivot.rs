@@ -1,24 +1,33 @@
-//! Pivot choice: the median of a stratified random sample.
+//! Pivot choice: medians of stratified random samples.
 
 use std::cmp::Ordering;
 
-/// Elements in the sample (odd, so there is one median).
+/// Elements in the sample of one sequential partition (odd, so there is one
+/// median).
 const SAMPLE_SIZE: usize = 63;
 
-/// Returns the index of an element of `v` that is the median of a sample: one
-/// element at a random place in each of `SAMPLE_SIZE` equal strata of `v`. The
-/// sample is sorted by index, so nothing moves and a panicking comparator
-/// leaves `v` untouched. `v` must have at least `SAMPLE_SIZE` elements.
+/// Returns the index of an element of `v` that is the median of a sample of
+/// `SAMPLE_SIZE` elements. `v` must have at least `SAMPLE_SIZE` elements.
 pub(super) fn median_of_sample<T, F>(v: &[T], compare: &F) -> usize
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let stratum = v.len() / SAMPLE_SIZE;
+    sorted_sample::<T, F, SAMPLE_SIZE>(v, compare)[SAMPLE_SIZE / 2]
+}
+
+/// Returns the indices of `N` elements of `v`, one at a random place in each of
+/// `N` equal strata, ordered by their elements. Nothing moves, so a panicking
+/// comparator leaves `v` untouched. `v` must have at least `N` elements.
+pub(super) fn sorted_sample<T, F, const N: usize>(v: &[T], compare: &F) -> [usize; N]
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let stratum = v.len() / N;
     debug_assert!(stratum > 0);
     // A fixed-seed xorshift: the same input gets the same pivots (reproducible
     // runs), while regular patterns in the input cannot line up with the sample.
     let mut state = (v.len() as u64) ^ 0x9E37_79B9_7F4A_7C15;
-    let mut sample = [0usize; SAMPLE_SIZE];
+    let mut sample = [0usize; N];
     for (k, slot) in sample.iter_mut().enumerate() {
         state ^= state << 13;
         state ^= state >> 7;
@@ -26,5 +35,5 @@ where
         *slot = k * stratum + (state % stratum as u64) as usize;
     }
     sample.sort_unstable_by(|&a, &b| compare(&v[a], &v[b]));
-    sample[SAMPLE_SIZE / 2]
+    sample
 }

@@ -8,9 +8,11 @@
 //! the ancestor, all elements equal to it are put in front in one pass and
 //! dropped from the recursion.
 //!
-//! The partition at each level runs on one thread: `ParallelSliceMut` only
-//! asks `T: Send`, so a pivot cannot be read by two threads at once. A pivot is
-//! only ever read by the one task that owns it (it is passed as `&mut T`).
+//! While a piece has more than one thread to itself (the top level on two
+//! threads), it is partitioned by all of them at once ([`par_partition`]);
+//! below that, each piece is partitioned by the one task that owns it and its
+//! pivot (passed as `&mut T`: `ParallelSliceMut` only asks `T: Send`, so a
+//! pivot is never read by two threads at once).
 //!
 //! Elements only move by swaps made after the comparator answered, so a panic
 //! or an inconsistent comparator leaves a permutation of the input. The number
@@ -18,6 +20,7 @@
 
 use std::cmp::Ordering;
 
+use super::par_partition::{MAX_BLOCKS, MIN_BLOCK, mend_seam, par_partition};
 use super::partition::partition;
 use super::pivot::median_of_sample;
 use super::{MIN_LEAF, is_less};
@@ -33,18 +36,65 @@ where
     // to balance, while a side up to a third bigger than its half still stops.
     let leaf = (v.len() / (3 * threads)).max(MIN_LEAF);
     let max_depth = 2 * (usize::BITS - threads.leading_zeros()) + 6;
-    recurse(v, compare, None, leaf, max_depth);
+    let budget = Budget {
+        leaf,
+        depth: max_depth,
+        threads,
+    };
+    recurse(v, compare, None, budget);
+}
+
+/// What a piece of the recursion may still spend.
+#[derive(Clone, Copy)]
+struct Budget {
+    /// Pieces this long or shorter go to std's sort.
+    leaf: usize,
+    /// Levels left before a piece goes to std's sort whatever its length.
+    depth: u32,
+    /// Threads this piece has to itself, about.
+    threads: usize,
+}
+
+impl Budget {
+    /// The budgets of the two halves of a piece.
+    fn halves(self) -> (Budget, Budget) {
+        let child = |threads| Budget {
+            depth: self.depth - 1,
+            threads,
+            ..self
+        };
+        (
+            child(self.threads / 2),
+            child(self.threads - self.threads / 2),
+        )
+    }
 }
 
 /// Sorts `v`, all of whose elements are not less than `ancestor` (if any).
-fn recurse<T, F>(v: &mut [T], compare: &F, ancestor: Option<&mut T>, leaf: usize, depth: u32)
+fn recurse<T, F>(v: &mut [T], compare: &F, ancestor: Option<&mut T>, budget: Budget)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if v.len() <= leaf || depth == 0 {
+    if v.len() <= budget.leaf || budget.depth == 0 {
         v.sort_unstable_by(compare);
         return;
+    }
+    let (left_budget, right_budget) = budget.halves();
+    let blocks = budget.threads.min(MAX_BLOCKS);
+    if blocks >= 2 && v.len() / blocks >= MIN_BLOCK {
+        let mid = par_partition(v, blocks, compare);
+        // Everything on one side of all pivots means many equal elements: the
+        // sequential partition below deals with those.
+        if 0 < mid && mid < v.len() {
+            let (left, right) = v.split_at_mut(mid);
+            crate::join(
+                || recurse(left, compare, ancestor, left_budget),
+                || recurse(right, compare, None, right_budget),
+            );
+            mend_seam(v, mid, compare);
+            return;
+        }
     }
     let chosen = median_of_sample(v, compare);
     v.swap(0, chosen);
@@ -54,7 +104,11 @@ where
             // The pivot equals the lower bound: everything not greater than it is
             // equal to it and already in its final place once moved to the front.
             let n_equal = partition(rest, |x| !is_less(compare, pivot, x));
-            recurse(&mut rest[n_equal..], compare, ancestor, leaf, depth - 1);
+            let rest_budget = Budget {
+                depth: budget.depth - 1,
+                ..budget
+            };
+            recurse(&mut rest[n_equal..], compare, ancestor, rest_budget);
             return;
         }
     }
@@ -63,7 +117,7 @@ where
     let (left, right) = v.split_at_mut(n_less);
     let (pivot, right) = right.split_first_mut().expect("the pivot is there");
     crate::join(
-        || recurse(left, compare, ancestor, leaf, depth - 1),
-        || recurse(right, compare, Some(pivot), leaf, depth - 1),
+        || recurse(left, compare, ancestor, left_budget),
+        || recurse(right, compare, Some(pivot), right_budget),
     );
 }

@@ -19,22 +19,22 @@ pub(super) fn finish_if_monotonic<T, F>(v: &mut [T], compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let len = v.len();
-    if len < 2 {
+    let Some((first, rest)) = v.split_first() else {
         return true;
-    }
-    let mut k = 2;
-    if is_less(compare, &v[1], &v[0]) {
-        while k < len && is_less(compare, &v[k], &v[k - 1]) {
-            k += 1;
-        }
-        if k == len {
+    };
+    let Some(second) = rest.first() else {
+        return true;
+    };
+    // Pairs of neighbours through zipped slice iterators: no bounds checks in
+    // the loop, so it runs as fast as std's own check.
+    let pairs = || v.iter().zip(rest);
+    if is_less(compare, second, first) {
+        if pairs().all(|(a, b)| is_less(compare, b, a)) {
             v.reverse();
+            return true;
         }
+        false
     } else {
-        while k < len && !is_less(compare, &v[k], &v[k - 1]) {
-            k += 1;
-        }
+        pairs().all(|(a, b)| !is_less(compare, b, a))
     }
-    k == len
 }
