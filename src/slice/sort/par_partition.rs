@@ -46,7 +46,8 @@ where
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     debug_assert!((2..=MAX_BLOCKS).contains(&blocks) && v.len() >= SAMPLE);
-    let starts: Vec<usize> = (0..blocks).map(|i| i * v.len() / blocks).collect();
+    // Equal blocks; the last takes the remainder.
+    let starts: Vec<usize> = (0..blocks).map(|i| i * (v.len() / blocks)).collect();
     let sample = sorted_sample::<T, F, SAMPLE>(v, compare);
     let first = SAMPLE / 2 - (blocks - 1) / 2;
     let mut pivots = sample[first..first + blocks].to_vec();
