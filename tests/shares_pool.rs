@@ -159,3 +159,18 @@ fn no_new_shares_once_the_pool_is_dropped() {
     // The share itself keeps working until it is dropped.
     assert_eq!(a.install(|| 2 + 2), 4);
 }
+
+#[test]
+fn a_share_that_ran_a_par_iter_reports_its_jobs() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let s = pool.share(3).unwrap();
+    assert_eq!((s.stats().jobs, s.stats().steals), (0, 0));
+    let sum: u64 = s.install(|| (0..100_000u64).into_par_iter().map(spin).count() as u64);
+    assert_eq!(sum, 100_000);
+    let st = s.stats();
+    assert!(st.jobs > 0, "{st:?}");
+    assert!(st.steals <= st.jobs, "{st:?}");
+    // A plain pool's workers count nothing, and a sibling share has its own count.
+    let other = pool.share(1).unwrap();
+    assert_eq!(other.stats().jobs, 0);
+}

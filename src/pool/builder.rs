@@ -31,6 +31,8 @@ pub struct ThreadPoolBuilder {
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
     share_cores: Option<usize>,
+    /// Give each worker job and steal counters (a share's sub-pool).
+    count_jobs: bool,
 }
 
 impl fmt::Debug for ThreadPoolBuilder {
@@ -450,6 +452,13 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// Makes the workers count the jobs they run and the jobs they steal (for
+    /// `Share::stats`); a pool built without it counts nothing.
+    pub(crate) fn count_jobs(mut self) -> Self {
+        self.count_jobs = true;
+        self
+    }
+
     /// Builds the pool.
     ///
     /// ```
@@ -557,7 +566,8 @@ impl ThreadPoolBuilder {
             ));
         }
         let n = self.resolved_num_threads();
-        let (registry, deques) = Registry::new(n, std::mem::take(&mut self.handlers));
+        let (registry, deques) =
+            Registry::new(n, std::mem::take(&mut self.handlers), self.count_jobs);
         registry
             .shares
             .configure(self.share_policy, self.share_quantum, self.share_cores);

@@ -56,8 +56,13 @@
 //!
 //! Not done yet: the root pool's own workers (jobs run on the pool outside any
 //! share) do not take permits, so they are neither limited nor counted (the root
-//! slot's 100 tickets are only used by the simulations); `Share::stats` has core
-//! time, grants, parks and preemptions, not yet the pool's job and steal counts.
+//! slot's 100 tickets are only used by the simulations).
+//!
+//! `Share::stats` has the allocator's figures (core time, grants, parks,
+//! preemptions) and the jobs and steals of the share's workers: a share's sub-pool
+//! is built with per-worker counters (each worker bumps its own with a relaxed
+//! load and store; a reading sums them); a plain pool has none, and its workers
+//! test one null pointer of their own per job and per steal.
 
 // Parts of the allocator are used only by the tests and simulations (the root
 // slot's own demand, entitlement queries).
