@@ -274,6 +274,14 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
+        self.run_until(latch);
+        preempt::worker_resumed(self);
+    }
+
+    /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
+    /// returns without taking back a core given up while sleeping (the caller does,
+    /// if it goes on with work).
+    fn run_until(&self, latch: &CoreLatch) {
         preempt::worker_waiting(self);
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
@@ -294,7 +302,6 @@ impl WorkerThread {
         if idle.is_some() {
             sleep.work_found();
         }
-        preempt::worker_resumed(self);
     }
 
     /// The main loop of a worker thread: run jobs until the pool terminates.
@@ -306,7 +313,13 @@ impl WorkerThread {
                 std::process::abort();
             }
         }
-        self.wait_until(&registry.thread_infos[self.index].terminate);
+        // Not `wait_until`: a retiring worker (its pool, maybe a dropped share's, is
+        // terminating) has no work left, so it exits without taking back the core it
+        // gave up while sleeping; one it still holds goes back in the exit handler.
+        let terminate = &registry.thread_infos[self.index].terminate;
+        if !terminate.probe() {
+            self.run_until(terminate);
+        }
         debug_assert!(
             self.deque.is_empty(),
             "prorata: worker exits with queued jobs"

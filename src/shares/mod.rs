@@ -50,7 +50,9 @@
 //!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
 //!    a panic).
 //! 7. **Life cycle.** Dropping a `Share` drops its sub-pool (queued and running jobs
-//!    finish, workers give their cores back as they exit and are unregistered),
+//!    finish; a worker holding a core gives it back as it exits, and a sleeping
+//!    one exits without taking one, so a drop never waits for a quantum; then
+//!    they are unregistered),
 //!    then retires the node. Dropping the root `ThreadPool` shuts the tree down:
 //!    new shares get [`ShareError::PoolShuttingDown`].
 //!

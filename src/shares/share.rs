@@ -321,8 +321,8 @@ impl Share {
 
 impl Drop for Share {
     fn drop(&mut self) {
-        // The sub-pool finishes its jobs; its workers give their cores back as they
-        // exit. Then the share leaves the tree (at once if nobody holds a core).
+        // The sub-pool finishes its jobs; workers holding a core give it back as
+        // they exit, sleeping ones exit without taking one. Then the share leaves the tree (at once if nobody holds a core).
         drop(self.pool.take());
         let w = &self.workers;
         w.permits.with(|a| a.retire(w.id));
