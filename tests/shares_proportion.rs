@@ -126,3 +126,40 @@ fn eight_workers_on_two_permits_keep_the_split_and_the_results() {
         "8 workers, 2 permits: {done:?}"
     );
 }
+
+/// Transfer on the real pool: a thread of share A (3 tickets) blocked in
+/// `b.install(f)` lends A's tickets to B (1 ticket) until `f` returns, so B
+/// computes with 4 tickets against C's 1 (about 4x C's items; without the lend it
+/// would be about 1x). Generous bound: B does at least 1.5x the items of C.
+#[test]
+fn a_blocked_lender_gives_its_tickets_to_the_share_it_waits_on() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let a = pool.share(3).unwrap();
+    let b = pool.share(1).unwrap();
+    let c = pool.share(1).unwrap();
+    let stop = AtomicBool::new(false);
+    let (done_b, done_c) = (AtomicU64::new(0), AtomicU64::new(0));
+    let work = |count: &AtomicU64| {
+        (0..20_000_000usize).into_par_iter().for_each(|i| {
+            if !stop.load(Ordering::Relaxed) {
+                std::hint::black_box(spin(i as u64));
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    std::thread::scope(|s| {
+        // A's worker blocks in b.install: B runs with A's tickets too.
+        s.spawn(|| a.install(|| b.install(|| work(&done_b))));
+        s.spawn(|| c.install(|| work(&done_c)));
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_millis(800) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    let (nb, nc) = (done_b.into_inner(), done_c.into_inner());
+    assert!(
+        nb as f64 >= 1.5 * nc.max(1) as f64,
+        "B (lent A's 3 tickets) did {nb} items, C did {nc}"
+    );
+}
