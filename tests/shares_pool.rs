@@ -159,3 +159,57 @@ fn no_new_shares_once_the_pool_is_dropped() {
     // The share itself keeps working until it is dropped.
     assert_eq!(a.install(|| 2 + 2), 4);
 }
+
+#[test]
+fn a_share_that_ran_a_par_iter_reports_its_jobs() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let s = pool.share(3).unwrap();
+    assert_eq!((s.stats().jobs, s.stats().steals), (0, 0));
+    let sum: u64 = s.install(|| (0..100_000u64).into_par_iter().map(spin).count() as u64);
+    assert_eq!(sum, 100_000);
+    let st = s.stats();
+    assert!(st.jobs > 0, "{st:?}");
+    assert!(st.steals <= st.jobs, "{st:?}");
+    // A plain pool's workers count nothing, and a sibling share has its own count.
+    let other = pool.share(1).unwrap();
+    assert_eq!(other.stats().jobs, 0);
+}
+
+/// A dropped share's workers exit without taking a core: the drop completes while
+/// another share's worker holds the only permit and never reaches a safe point
+/// (it blocks on a channel). Before, each retiring worker took a permit just to
+/// exit, so this drop waited for the other share to give its core back.
+#[test]
+fn a_dropped_share_retires_without_taking_a_core() {
+    use std::sync::mpsc::channel;
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(1)
+        .build()
+        .unwrap();
+    let busy = pool.share(1).unwrap();
+    let leaving = pool.share(1).unwrap();
+    // The leaving share has run (its workers took the core, then gave it back as
+    // they went to sleep).
+    assert_eq!(leaving.install(|| 2 + 2), 4);
+    let (started_tx, started_rx) = channel();
+    let (release_tx, release_rx) = channel::<()>();
+    busy.spawn(move || {
+        started_tx.send(()).unwrap();
+        // Holds the only core, outside any prorata wait, until released.
+        let _ = release_rx.recv();
+    });
+    started_rx.recv().unwrap();
+    let (dropped_tx, dropped_rx) = channel();
+    let dropper = std::thread::spawn(move || {
+        drop(leaving);
+        dropped_tx.send(()).unwrap();
+    });
+    // Generous: the drop needs no core, so it ends long before this; if it waited
+    // for one, it would wait here until the core is released below.
+    let dropped_first = dropped_rx.recv_timeout(Duration::from_secs(30)).is_ok();
+    release_tx.send(()).unwrap();
+    dropper.join().unwrap();
+    assert!(dropped_first, "the dropped share waited for a core to exit");
+    assert_eq!(busy.install(|| 3), 3);
+}

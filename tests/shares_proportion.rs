@@ -64,3 +64,102 @@ fn three_to_one_gets_about_three_times_the_items() {
     let ratio = done[0] as f64 / done[1].max(1) as f64;
     assert!((1.5..=6.0).contains(&ratio), "lottery: {done:?}");
 }
+
+/// Eight workers per share but two core permits (`share_cores(2)`): shares divide
+/// cores, not workers. A 3:1 split still completes every item, with the same
+/// results as a sequential run, and the 3-ticket share does between 2x and 4x the
+/// items of the 1-ticket share while both compete (items after the window cost
+/// nothing but are still computed).
+#[test]
+fn eight_workers_on_two_permits_keep_the_split_and_the_results() {
+    // More items than the window allows even for the 3-ticket share alone, so
+    // both compete for the whole window.
+    const N: usize = 10_000_000;
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(8)
+        .share_cores(2)
+        .build()
+        .unwrap();
+    let shares = [pool.share(3).unwrap(), pool.share(1).unwrap()];
+    assert_eq!(shares[0].current_num_threads(), 8);
+    let stop = AtomicBool::new(false);
+    let done = [AtomicU64::new(0), AtomicU64::new(0)];
+    let results: Vec<Vec<u32>> = std::thread::scope(|s| {
+        let handles: Vec<_> = shares
+            .iter()
+            .zip(&done)
+            .map(|(share, count)| {
+                let stop = &stop;
+                s.spawn(move || {
+                    share.install(|| {
+                        (0..N)
+                            .into_par_iter()
+                            .map(|i| {
+                                if !stop.load(Ordering::Relaxed) {
+                                    std::hint::black_box(spin(spin(i as u64)));
+                                    count.fetch_add(1, Ordering::Relaxed);
+                                }
+                                (i as u32).wrapping_mul(0x9E37_79B9) ^ 0x5555
+                            })
+                            .collect()
+                    })
+                })
+            })
+            .collect();
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_millis(800) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, Ordering::Relaxed);
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let want: Vec<u32> = (0..N)
+        .map(|i| (i as u32).wrapping_mul(0x9E37_79B9) ^ 0x5555)
+        .collect();
+    for r in &results {
+        assert!(r == &want, "results differ from the sequential run");
+    }
+    let done: Vec<u64> = done.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    let ratio = done[0] as f64 / done[1].max(1) as f64;
+    assert!(
+        (2.0..=4.0).contains(&ratio),
+        "8 workers, 2 permits: {done:?}"
+    );
+}
+
+/// Transfer on the real pool: a thread of share A (3 tickets) blocked in
+/// `b.install(f)` lends A's tickets to B (1 ticket) until `f` returns, so B
+/// computes with 4 tickets against C's 1 (about 4x C's items; without the lend it
+/// would be about 1x). Generous bound: B does at least 1.5x the items of C.
+#[test]
+fn a_blocked_lender_gives_its_tickets_to_the_share_it_waits_on() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let a = pool.share(3).unwrap();
+    let b = pool.share(1).unwrap();
+    let c = pool.share(1).unwrap();
+    let stop = AtomicBool::new(false);
+    let (done_b, done_c) = (AtomicU64::new(0), AtomicU64::new(0));
+    let work = |count: &AtomicU64| {
+        (0..20_000_000usize).into_par_iter().for_each(|i| {
+            if !stop.load(Ordering::Relaxed) {
+                std::hint::black_box(spin(i as u64));
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    std::thread::scope(|s| {
+        // A's worker blocks in b.install: B runs with A's tickets too.
+        s.spawn(|| a.install(|| b.install(|| work(&done_b))));
+        s.spawn(|| c.install(|| work(&done_c)));
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_millis(800) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    let (nb, nc) = (done_b.into_inner(), done_c.into_inner());
+    assert!(
+        nb as f64 >= 1.5 * nc.max(1) as f64,
+        "B (lent A's 3 tickets) did {nb} items, C did {nc}"
+    );
+}

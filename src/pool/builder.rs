@@ -30,6 +30,9 @@ pub struct ThreadPoolBuilder {
     handlers: Handlers,
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
+    share_cores: Option<usize>,
+    /// Give each worker job and steal counters (a share's sub-pool).
+    count_jobs: bool,
 }
 
 impl fmt::Debug for ThreadPoolBuilder {
@@ -42,6 +45,9 @@ impl fmt::Debug for ThreadPoolBuilder {
             .field("panic_handler", &self.handlers.panic.is_some())
             .field("start_handler", &self.handlers.start.is_some())
             .field("exit_handler", &self.handlers.exit.is_some())
+            .field("share_policy", &self.share_policy)
+            .field("share_quantum", &self.share_quantum)
+            .field("share_cores", &self.share_cores)
             .finish()
     }
 }
@@ -63,6 +69,8 @@ pub enum ThreadPoolBuildErrorKind {
     ThreadSpawn,
     /// `use_current_thread` was asked on a thread that already is a worker of a pool.
     CurrentThreadAlreadyInPool,
+    /// [`ThreadPoolBuilder::share_cores`] was given 0: shares need at least one core.
+    ZeroShareCores,
 }
 
 /// Error returned when a pool cannot be built. Threads started before the failure are
@@ -104,6 +112,9 @@ impl fmt::Display for ThreadPoolBuildError {
             }
             (ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool, _) => {
                 f.write_str("the current thread is already part of a thread pool")
+            }
+            (ThreadPoolBuildErrorKind::ZeroShareCores, _) => {
+                f.write_str("share_cores(0): the shares of a pool need at least one core")
             }
             (ThreadPoolBuildErrorKind::ThreadSpawn, Some(e)) => {
                 write!(f, "could not start a worker thread: {e}")
@@ -376,6 +387,9 @@ impl ThreadPoolBuilder {
 
     /// How the pool divides its cores among its shares (default: stride).
     ///
+    /// Shares divide the pool's *cores* (see [`share_cores`](Self::share_cores)),
+    /// not its workers.
+    ///
     /// ```
     /// use prorata::SharePolicy;
     /// let pool = prorata::ThreadPoolBuilder::new()
@@ -399,6 +413,49 @@ impl ThreadPoolBuilder {
     /// ```
     pub fn share_quantum(mut self, quantum: std::time::Duration) -> Self {
         self.share_quantum = Some(quantum);
+        self
+    }
+
+    /// The number of cores the pool's shares divide among themselves: at most this
+    /// many workers of all its shares together run at once (each holds one of this
+    /// many core permits while it runs). Clamped to the number of threads. The
+    /// default is the number of threads or
+    /// [`std::thread::available_parallelism`], whichever is smaller: with more
+    /// workers than cores, the permits still stand for real cores, so the
+    /// allocator, not the operating system, decides which share runs.
+    ///
+    /// Shares divide *cores*, not workers: with more workers than cores, only
+    /// that many workers of the shares run at once, and the others wait for a
+    /// permit. Waits inside prorata (`join`, `scope`, `install`, a parallel
+    /// iterator) give the core back, but work that blocks on other workers of the
+    /// same share in some other way (a [`std::sync::Barrier`] across all of a
+    /// share's workers inside `broadcast`, say) can wait for a permit that a
+    /// blocked worker holds: such work needs `share_cores` at least the number of
+    /// workers it waits on.
+    ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroShareCores`] on 0.
+    ///
+    /// ```
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    ///
+    /// // Eight workers per share, but at most two of them run at once.
+    /// let pool = ThreadPoolBuilder::new().num_threads(8).share_cores(2).build().unwrap();
+    /// let s = pool.share(10).unwrap();
+    /// assert_eq!(s.current_num_threads(), 8);
+    /// assert_eq!(s.install(|| 6 * 7), 42);
+    ///
+    /// let err = ThreadPoolBuilder::new().share_cores(0).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareCores);
+    /// ```
+    pub fn share_cores(mut self, n: usize) -> Self {
+        self.share_cores = Some(n);
+        self
+    }
+
+    /// Makes the workers count the jobs they run and the jobs they steal (for
+    /// `Share::stats`); a pool built without it counts nothing.
+    pub(crate) fn count_jobs(mut self) -> Self {
+        self.count_jobs = true;
         self
     }
 
@@ -498,16 +555,22 @@ impl ThreadPoolBuilder {
         mut self,
         mut spawn: impl FnMut(ThreadBuilder) -> io::Result<()>,
     ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
+        if self.share_cores == Some(0) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroShareCores,
+            ));
+        }
         if self.use_current_thread && WorkerThread::current().is_some() {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
             ));
         }
         let n = self.resolved_num_threads();
-        let (registry, deques) = Registry::new(n, std::mem::take(&mut self.handlers));
+        let (registry, deques) =
+            Registry::new(n, std::mem::take(&mut self.handlers), self.count_jobs);
         registry
             .shares
-            .configure(self.share_policy, self.share_quantum);
+            .configure(self.share_policy, self.share_quantum, self.share_cores);
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;

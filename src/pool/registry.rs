@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, LatchRef, LockLatch, SpinLatch};
@@ -30,6 +30,24 @@ pub(crate) struct ThreadInfo {
     pub(crate) preempt: AtomicBool,
 }
 
+/// Counters of one worker of a pool that counts (a share's sub-pool): written only
+/// by that worker (relaxed load and store, no read-modify-write), summed on read.
+#[derive(Debug, Default)]
+pub(crate) struct WorkerCounters {
+    /// Jobs the worker took from a queue and ran.
+    pub(crate) jobs: AtomicU64,
+    /// Jobs the worker stole from another worker's deque.
+    pub(crate) steals: AtomicU64,
+}
+
+impl WorkerCounters {
+    /// Adds one to `counter`; only the owning worker calls this.
+    #[inline]
+    pub(crate) fn bump(counter: &AtomicU64) {
+        counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
+    }
+}
+
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
@@ -49,11 +67,19 @@ pub(crate) struct Registry {
     pub(crate) handlers: Handlers,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
+    /// One entry per worker when the pool counts its jobs and steals (a share's
+    /// sub-pool); empty otherwise, and then the workers count nothing.
+    pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
 }
 
 impl Registry {
-    /// A registry for `n` workers, with their deques' owner ends (one per worker).
-    pub(crate) fn new(n: usize, handlers: Handlers) -> (Arc<Registry>, Vec<Local<JobRef>>) {
+    /// A registry for `n` workers, with their deques' owner ends (one per worker);
+    /// `count` gives each worker job and steal counters.
+    pub(crate) fn new(
+        n: usize,
+        handlers: Handlers,
+        count: bool,
+    ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
         let thread_infos = deques
             .iter()
@@ -73,6 +99,9 @@ impl Registry {
             terminate_count: AtomicUsize::new(1),
             handlers,
             shares: Default::default(),
+            counters: (0..if count { n } else { 0 })
+                .map(|_| Default::default())
+                .collect(),
         });
         (registry, deques)
     }

@@ -69,6 +69,15 @@ impl ThreadPool {
 
     /// A share of this pool's cores holding `tickets` (see [`crate::Share`]).
     ///
+    /// The share is a sub-pool with as many workers as this pool, but shares divide
+    /// the pool's *cores*, not its workers: at most
+    /// [`share_cores`](crate::ThreadPoolBuilder::share_cores) workers of all the
+    /// shares run at once (by default the number of threads or the machine's
+    /// available parallelism, whichever is smaller). Waits inside prorata give the
+    /// core back; work that blocks on other workers of the same share in another
+    /// way (a [`std::sync::Barrier`] across all its workers, say) can wait for a
+    /// permit held by a worker it waits on.
+    ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     /// let fg = pool.share(900).unwrap();

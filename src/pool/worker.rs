@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
-use super::registry::Registry;
+use super::registry::{Registry, WorkerCounters};
 use super::scope::JobFifo;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
@@ -58,18 +58,27 @@ pub(crate) struct WorkerThread {
     preempt: *const std::sync::atomic::AtomicBool,
     /// Instrumentation: the most jobs this worker's deque held right after a push.
     max_queued: Cell<usize>,
+    /// This worker's job and steal counters (in the registry), or null when its
+    /// pool counts nothing.
+    counters: *const WorkerCounters,
 }
 
-// SAFETY: the only non-Send field is `preempt`, a pointer into the registry that the
-// worker's own `Arc<Registry>` keeps alive wherever the worker is moved; the flag is atomic.
+// SAFETY: the only non-Send fields are `preempt` and `counters`, pointers into the
+// registry that the worker's own `Arc<Registry>` keeps alive wherever the worker is
+// moved; what they point to is atomic.
 unsafe impl Send for WorkerThread {}
 
 impl WorkerThread {
     /// A worker for `registry` at `index`, owning `deque`.
     pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
         let preempt = &raw const registry.thread_infos[index].preempt;
+        let counters = registry
+            .counters
+            .get(index)
+            .map_or(ptr::null(), |c| &raw const **c);
         WorkerThread {
             preempt,
+            counters,
             deque,
             fifo: JobFifo::new(),
             index,
@@ -201,7 +210,12 @@ impl WorkerThread {
                     continue;
                 }
                 match infos[victim].stealer.steal() {
-                    Steal::Success(job) => return Some(job),
+                    Steal::Success(job) => {
+                        if let Some(c) = self.counters() {
+                            WorkerCounters::bump(&c.steals);
+                        }
+                        return Some(job);
+                    }
                     Steal::Empty => {}
                     Steal::Retry => retry = true,
                 }
@@ -226,8 +240,19 @@ impl WorkerThread {
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
         self.check_preempt();
+        if let Some(c) = self.counters() {
+            WorkerCounters::bump(&c.jobs);
+        }
         // SAFETY: forwarded from the caller.
         unsafe { job.execute() }
+    }
+
+    /// This worker's counters, if its pool counts (a share's sub-pool).
+    #[inline]
+    fn counters(&self) -> Option<&WorkerCounters> {
+        // SAFETY: null, or a pointer into the registry, which `self.registry` keeps
+        // alive as long as `self`.
+        unsafe { self.counters.as_ref() }
     }
 
     /// The per-worker preemption check (one relaxed load on the fast path).
@@ -249,6 +274,14 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
+        self.run_until(latch);
+        preempt::worker_resumed(self);
+    }
+
+    /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
+    /// returns without taking back a core given up while sleeping (the caller does,
+    /// if it goes on with work).
+    fn run_until(&self, latch: &CoreLatch) {
         preempt::worker_waiting(self);
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
@@ -269,7 +302,6 @@ impl WorkerThread {
         if idle.is_some() {
             sleep.work_found();
         }
-        preempt::worker_resumed(self);
     }
 
     /// The main loop of a worker thread: run jobs until the pool terminates.
@@ -281,7 +313,13 @@ impl WorkerThread {
                 std::process::abort();
             }
         }
-        self.wait_until(&registry.thread_infos[self.index].terminate);
+        // Not `wait_until`: a retiring worker (its pool, maybe a dropped share's, is
+        // terminating) has no work left, so it exits without taking back the core it
+        // gave up while sleeping; one it still holds goes back in the exit handler.
+        let terminate = &registry.thread_infos[self.index].terminate;
+        if !terminate.probe() {
+            self.run_until(terminate);
+        }
         debug_assert!(
             self.deque.is_empty(),
             "prorata: worker exits with queued jobs"

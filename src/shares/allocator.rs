@@ -53,8 +53,14 @@ struct Slot {
 
 /// What the policies see when deciding (indexed by tree slot).
 pub(crate) struct View<'a> {
-    /// Cores each share is entitled to (0: wants none).
+    /// Cores each active share's tickets alone are worth (0: wants none): what the
+    /// policies charge against.
     pub(crate) ent: &'a [f64],
+    /// Cores each share is entitled to within the demands (they add up to the
+    /// cores in use).
+    pub(crate) capped: &'a [f64],
+    /// Workers of each share that want a core (holding or waiting).
+    pub(crate) demand: &'a [u32],
     /// Workers waiting for a core.
     pub(crate) waiting: &'a [u32],
     /// Holders not yet asked to give their core back.
@@ -89,9 +95,11 @@ pub(crate) struct Allocator {
     nwait: Vec<u32>,
     /// Holders not yet asked to give their core back, per slot.
     nhold: Vec<u32>,
+    /// Workers holding or waiting, per slot (filled before the policies decide).
+    ndemand: Vec<u32>,
     ent: Vec<f64>,
     /// Cores each active share's tickets alone are worth (as if every active share
-    /// could use all the cores): what the stride policy charges against.
+    /// could use all the cores): what both policies charge against.
     ticket_ent: Vec<f64>,
     /// The entitlements are out of date (computed lazily, before they are used).
     dirty: bool,
@@ -130,9 +138,10 @@ impl Config {
 impl Allocator {
     pub(crate) fn new(config: Config) -> Self {
         assert!(config.cores > 0, "prorata: a pool needs at least one core");
+        let memory = memory_quanta(config.quantum_nanos);
         let policy = match config.policy {
-            SharePolicy::Stride => Policy::Stride(Stride::new(memory_quanta(config.quantum_nanos))),
-            SharePolicy::Lottery => Policy::Lottery(Lottery::new(config.seed)),
+            SharePolicy::Stride => Policy::Stride(Stride::new(memory)),
+            SharePolicy::Lottery => Policy::Lottery(Lottery::new(config.seed, memory)),
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),
@@ -142,6 +151,7 @@ impl Allocator {
             slots: Vec::new(),
             nwait: Vec::new(),
             nhold: Vec::new(),
+            ndemand: Vec::new(),
             ent: Vec::new(),
             ticket_ent: Vec::new(),
             dirty: false,
@@ -209,11 +219,22 @@ impl Allocator {
         }
     }
 
+    /// The passes both policies keep, charged against the ticket entitlements
+    /// (the stride policy's own; the lottery's credit and debt ledger).
+    #[cfg(test)]
+    pub(crate) fn ledger(&self) -> &Stride {
+        match &self.policy {
+            Policy::Stride(s) => s,
+            Policy::Lottery(l) => l.ledger(),
+        }
+    }
+
     fn resize(&mut self) {
         let n = self.tree.slots();
         self.slots.resize_with(n, Slot::default);
         self.nwait.resize(n, 0);
         self.nhold.resize(n, 0);
+        self.ndemand.resize(n, 0);
         self.ent.resize(n, 0.0);
         self.ticket_ent.resize(n, 0.0);
         match &mut self.policy {
@@ -295,16 +316,15 @@ impl Allocator {
         }
         self.dirty = false;
         let cores = f64::from(self.cores);
-        if let Policy::Stride(s) = &mut self.policy {
-            ticket_entitlements(&self.tree, cores, &mut self.scratch);
-            for (slot, &e) in self.scratch.out.iter().enumerate() {
-                let old = self.ticket_ent[slot];
-                if old != e {
-                    s.retune(slot, old, e);
-                }
+        ticket_entitlements(&self.tree, cores, &mut self.scratch);
+        let ledger = self.policy.ledger_mut();
+        for (slot, &e) in self.scratch.out.iter().enumerate() {
+            let old = self.ticket_ent[slot];
+            if old != e {
+                ledger.retune(slot, old, e);
             }
-            std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
         }
+        std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
         entitlements(&self.tree, cores, &mut self.scratch);
         std::mem::swap(&mut self.ent, &mut self.scratch.out);
     }
@@ -435,11 +455,10 @@ impl Allocator {
         *since = now.max(*since);
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
-        if let Policy::Stride(s) = &mut self.policy {
-            let total: f64 = self.ticket_ent.iter().sum();
-            let quanta = dt as f64 / self.quantum_nanos as f64;
-            s.charge(slot, quanta, self.ticket_ent[slot], total);
-        }
+        let total: f64 = self.ticket_ent.iter().sum();
+        let quanta = dt as f64 / self.quantum_nanos as f64;
+        let ent = self.ticket_ent[slot];
+        self.policy.ledger_mut().charge(slot, quanta, ent, total);
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -474,8 +493,11 @@ impl Allocator {
             return Some(first);
         }
         self.fresh();
+        self.fill_demand();
         let view = View {
-            ent: policy_ent(&self.policy, &self.ent, &self.ticket_ent),
+            ent: &self.ticket_ent,
+            capped: &self.ent,
+            demand: &self.ndemand,
             waiting: &self.nwait,
             holders: &self.nhold,
         };
@@ -493,8 +515,11 @@ impl Allocator {
             self.charge(WorkerId(i as u32), now);
         }
         self.fresh();
+        self.fill_demand();
         let view = View {
-            ent: policy_ent(&self.policy, &self.ent, &self.ticket_ent),
+            ent: &self.ticket_ent,
+            capped: &self.ent,
+            demand: &self.ndemand,
             waiting: &self.nwait,
             holders: &self.nhold,
         };
@@ -506,6 +531,13 @@ impl Allocator {
             .into_iter()
             .filter_map(|slot| self.flag_one(slot))
             .collect()
+    }
+
+    /// Brings `ndemand` up to date: the workers of each slot holding or waiting.
+    fn fill_demand(&mut self) {
+        for (i, s) in self.slots.iter().enumerate() {
+            self.ndemand[i] = self.nwait[i] + self.nhold[i] + s.flagged;
+        }
     }
 
     /// Flags one unflagged holder of `slot`.
@@ -547,16 +579,18 @@ impl Allocator {
     }
 }
 
-/// The entitlements a policy decides on: stride passes advance by the ticket
-/// entitlements, lottery draws by the (demand-capped) entitlements.
-fn policy_ent<'a>(policy: &Policy, ent: &'a [f64], ticket_ent: &'a [f64]) -> &'a [f64] {
-    match policy {
-        Policy::Stride(_) => ticket_ent,
-        Policy::Lottery(_) => ent,
+impl Policy {
+    /// The passes charged against the ticket entitlements: the stride policy's
+    /// own, or the lottery's ledger of credit and debt.
+    fn ledger_mut(&mut self) -> &mut Stride {
+        match self {
+            Policy::Stride(s) => s,
+            Policy::Lottery(l) => l.ledger_mut(),
+        }
     }
 }
 
-/// How long the stride policy remembers credit and debt (`MEMORY_NANOS`), in
+/// How long the policies remember credit and debt (`MEMORY_NANOS`), in
 /// quanta. A quarter of a second: long enough to pay back the extra cores a share
 /// got during another's fork-join tail within a one-second window, short enough
 /// that a share that used spare cores for a long time is not starved for long.

@@ -26,7 +26,12 @@ pub(crate) fn water_fill(value: f64, parts: &[(f64, f64)]) -> Vec<f64> {
 
 /// `water_fill` into `out`, with `order` as scratch space (no allocation once
 /// the buffers have grown).
-fn water_fill_into(value: f64, parts: &[(f64, f64)], order: &mut Vec<usize>, out: &mut Vec<f64>) {
+pub(crate) fn water_fill_into(
+    value: f64,
+    parts: &[(f64, f64)],
+    order: &mut Vec<usize>,
+    out: &mut Vec<f64>,
+) {
     out.clear();
     out.resize(parts.len(), 0.0);
     // Participants in the order they saturate: lowest cap per unit weight first.

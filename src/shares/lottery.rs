@@ -1,44 +1,108 @@
-//! Lottery scheduling over the flattened entitlements.
+//! Lottery scheduling over the ticket entitlements, with a bounded memory of
+//! credit and debt.
 //!
-//! At the end of each quantum the cores are drawn anew: the entitlements (which add
-//! up to the number of cores in use) are laid end to end, and one random number `u`
-//! in `[0, 1)` picks the points `u, u + 1, u + 2, …`; the share under each point gets
-//! a core. Every share thus gets `floor(e)` or `ceil(e)` cores with expectation
-//! exactly its entitlement `e` (systematic sampling: one lottery, evenly spaced
-//! winning tickets), and never more than it wants, since `e` never exceeds its
-//! demand. A core that frees between draws goes to a waiting share still below its
-//! drawn target, or else to a waiting share drawn at random weighted by entitlement.
+//! At the end of each quantum the cores are drawn anew: the draw entitlements
+//! (which add up to the number of cores in use) are laid end to end, and one random
+//! number `u` in `[0, 1)` picks the points `u, u + 1, u + 2, …`; the share under
+//! each point gets a core. Every share thus gets `floor(e)` or `ceil(e)` cores with
+//! expectation exactly its draw entitlement `e` (systematic sampling: one lottery,
+//! evenly spaced winning tickets), and never more than it wants. A core that frees
+//! between draws goes to a waiting share still below its drawn target, or else to a
+//! waiting share drawn at random weighted by draw entitlement.
+//!
+//! The draw entitlements are not the demand-capped entitlements: those forgive the
+//! cores a share used while another could not use its part (a fork-join tail, one
+//! worker still busy and the others idle), and a 3:1 split with such tails every
+//! second ran about 71:29. Instead a *ledger* (the stride policy's passes, charged
+//! against the ticket entitlements, with the same bounded memory) keeps each
+//! share's lag: the core time its tickets were worth minus the core time it got.
+//! A share's draw weight is its ticket entitlement plus its lag spread over
+//! [`HORIZON`] quanta (so a creditor draws more and a debtor less until the lag is
+//! paid back), water-filled within the demands over the cores in use. The draws
+//! stay random, but the lag feeds back into them, so the long-run fractions
+//! converge to the ticket fractions and the error no longer grows with the run.
 
 use super::allocator::View;
+use super::entitlement::water_fill_into;
 use super::rng::XorShift;
+use super::stride::Stride;
+
+/// The number of quanta over which a share's lag is paid back in the draws.
+const HORIZON: f64 = 4.0;
 
 #[derive(Debug)]
 pub(crate) struct Lottery {
     rng: XorShift,
     target: Vec<u32>,
+    /// Credit and debt: passes charged against the ticket entitlements.
+    ledger: Stride,
+    /// The draw entitlements, computed from the view and the ledger.
+    draw_ent: Vec<f64>,
+    parts: Vec<(f64, f64)>,
+    order: Vec<usize>,
 }
 
 impl Lottery {
-    pub(crate) fn new(seed: u64) -> Self {
+    /// A lottery seeded with `seed` that remembers credit and debt for at most
+    /// `memory` quanta.
+    pub(crate) fn new(seed: u64, memory: f64) -> Self {
         Lottery {
             rng: XorShift::new(seed),
             target: Vec::new(),
+            ledger: Stride::new(memory),
+            draw_ent: Vec::new(),
+            parts: Vec::new(),
+            order: Vec::new(),
         }
     }
 
     pub(crate) fn resize(&mut self, slots: usize) {
         self.target.resize(slots, 0);
+        self.ledger.resize(slots);
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
         self.target[slot] = 0;
+        self.ledger.reset(slot);
+    }
+
+    /// The credit and debt ledger (charged and retuned by the allocator).
+    pub(crate) fn ledger_mut(&mut self) -> &mut Stride {
+        &mut self.ledger
+    }
+
+    #[cfg(test)]
+    pub(crate) fn ledger(&self) -> &Stride {
+        &self.ledger
+    }
+
+    /// Fills `draw_ent`: each share's ticket entitlement plus its lag spread over
+    /// the horizon, water-filled within the demands over the cores in use.
+    fn adjust(&mut self, view: &View<'_>) {
+        let in_use: f64 = view.capped.iter().sum();
+        let g = self.ledger.global();
+        self.parts.clear();
+        for s in 0..view.ent.len() {
+            let (e, demand) = (view.ent[s], f64::from(view.demand[s]));
+            if e <= 0.0 || demand <= 0.0 {
+                self.parts.push((0.0, 0.0));
+                continue;
+            }
+            // Core-quanta owed to the share (negative: it owes).
+            let lag = e * (g - self.ledger.pass(s));
+            // A tiny floor keeps a heavy debtor in the water-filling, so that it
+            // still takes the cores nobody else can use (work conservation).
+            let weight = (e + lag / HORIZON).max(e * 1e-6);
+            self.parts.push((weight, demand));
+        }
+        water_fill_into(in_use, &self.parts, &mut self.order, &mut self.draw_ent);
     }
 
     /// Draws the number of cores each share gets for the next quantum.
-    fn draw(&mut self, ent: &[f64]) {
+    fn draw(&mut self) {
         let mut point = self.rng.next_f64();
         let mut end = 0.0;
-        for (slot, &e) in ent.iter().enumerate() {
+        for (slot, &e) in self.draw_ent.iter().enumerate() {
             end += e;
             let mut won = 0;
             // A tiny epsilon keeps rounding from dropping a point at a boundary.
@@ -52,16 +116,18 @@ impl Lottery {
 
     /// The share to get a free core.
     pub(crate) fn pick(&mut self, view: &View<'_>) -> Option<usize> {
+        self.adjust(view);
         let behind = |s: &usize| view.holders[*s] < self.target[*s];
         let below: Vec<usize> = view.waiting_slots().filter(behind).collect();
         if !below.is_empty() {
-            return self.weighted(&below, view.ent);
+            return self.weighted(&below);
         }
         let all: Vec<usize> = view.waiting_slots().collect();
-        self.weighted(&all, view.ent)
+        self.weighted(&all)
     }
 
-    fn weighted(&mut self, slots: &[usize], ent: &[f64]) -> Option<usize> {
+    fn weighted(&mut self, slots: &[usize]) -> Option<usize> {
+        let ent = &self.draw_ent;
         let total: f64 = slots.iter().map(|&s| ent[s]).sum();
         let mut x = self.rng.next_f64() * total;
         for &s in slots {
@@ -75,7 +141,8 @@ impl Lottery {
 
     /// Draws the next quantum's cores and names one giving share per core to move.
     pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
-        self.draw(view.ent);
+        self.adjust(view);
+        self.draw();
         let t = &self.target;
         let mut want: u32 = view
             .waiting_slots()

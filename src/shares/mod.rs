@@ -50,14 +50,21 @@
 //!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
 //!    a panic).
 //! 7. **Life cycle.** Dropping a `Share` drops its sub-pool (queued and running jobs
-//!    finish, workers give their cores back as they exit and are unregistered),
+//!    finish; a worker holding a core gives it back as it exits, and a sleeping
+//!    one exits without taking one, so a drop never waits for a quantum; then
+//!    they are unregistered),
 //!    then retires the node. Dropping the root `ThreadPool` shuts the tree down:
 //!    new shares get [`ShareError::PoolShuttingDown`].
 //!
 //! Not done yet: the root pool's own workers (jobs run on the pool outside any
 //! share) do not take permits, so they are neither limited nor counted (the root
-//! slot's 100 tickets are only used by the simulations); `Share::stats` has core
-//! time, grants, parks and preemptions, not yet the pool's job and steal counts.
+//! slot's 100 tickets are only used by the simulations).
+//!
+//! `Share::stats` has the allocator's figures (core time, grants, parks,
+//! preemptions) and the jobs and steals of the share's workers: a share's sub-pool
+//! is built with per-worker counters (each worker bumps its own with a relaxed
+//! load and store; a reading sums them); a plain pool has none, and its workers
+//! test one null pointer of their own per job and per steal.
 
 // Parts of the allocator are used only by the tests and simulations (the root
 // slot's own demand, entitlement queries).

@@ -10,8 +10,15 @@
 ///   with the lowest pass gets the next core. The error stays within about one
 ///   quantum per share, whatever the run length.
 /// * [`SharePolicy::Lottery`] draws the cores at random, weighted by tickets, once
-///   per quantum. It is unbiased, but its error grows with the square root of the
-///   number of quanta, so short windows are noisier.
+///   per quantum. Each share's lag (the core time its tickets were worth minus what
+///   it got, remembered for a bounded time like stride's) tilts the next draws, so
+///   the error does not grow with the run, but single quanta are random and short
+///   windows are noisier than stride's.
+///
+/// Under both, a share that cannot use its part for a while (a fork-join tail, with
+/// one worker still busy and the others idle) leaves the spare cores to the others
+/// and gets them back afterwards: the fractions are those of the tickets, not of
+/// the demands.
 ///
 /// ```
 /// use prorata::SharePolicy;

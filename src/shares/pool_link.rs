@@ -19,8 +19,8 @@ use super::tree::ShareId;
 /// The shares state of one pool's registry.
 #[derive(Debug, Default)]
 pub(crate) struct PoolShares {
-    /// Policy and quantum from the builder.
-    config: OnceLock<(SharePolicy, Option<Duration>)>,
+    /// Policy, quantum and cores from the builder.
+    config: OnceLock<(SharePolicy, Option<Duration>, Option<usize>)>,
     /// The root's permits, made at its first share.
     permits: OnceLock<Arc<Permits>>,
     /// Set when this pool is a share's sub-pool.
@@ -39,14 +39,22 @@ pub(crate) struct ShareWorkers {
 
 impl PoolShares {
     /// Records the builder's settings (before any share is made).
-    pub(crate) fn configure(&self, policy: SharePolicy, quantum: Option<Duration>) {
-        let _ = self.config.set((policy, quantum));
+    pub(crate) fn configure(
+        &self,
+        policy: SharePolicy,
+        quantum: Option<Duration>,
+        cores: Option<usize>,
+    ) {
+        let _ = self.config.set((policy, quantum, cores));
     }
 
-    /// The permits of this (root) pool of `cores` workers, made on first use.
-    pub(crate) fn permits(&self, cores: usize) -> &Arc<Permits> {
+    /// The permits of this (root) pool of `workers` workers, made on first use:
+    /// as many as the builder's `share_cores` (at most `workers`), by default
+    /// `workers` or the machine's available parallelism, whichever is smaller.
+    pub(crate) fn permits(&self, workers: usize) -> &Arc<Permits> {
         self.permits.get_or_init(|| {
-            let (policy, quantum) = self.config.get().copied().unwrap_or_default();
+            let (policy, quantum, cores) = self.config.get().copied().unwrap_or_default();
+            let cores = permit_count(workers, cores);
             let mut config = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
             config.policy = policy;
             if let Some(q) = quantum {
@@ -97,6 +105,15 @@ impl PoolShares {
     pub(crate) fn on_sleep(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
+}
+
+/// The number of core permits of a pool of `workers` workers whose builder asked
+/// for `asked` (`None`: as many as the machine runs at once).
+fn permit_count(workers: usize, asked: Option<usize>) -> usize {
+    let cores = asked.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(workers, std::num::NonZeroUsize::get)
+    });
+    cores.clamp(1, workers.max(1))
 }
 
 impl Drop for ShareWorkers {
@@ -166,5 +183,20 @@ impl ShareWorkers {
         self.holding[i].store(false, Ordering::Relaxed);
         self.permits.release(&self.handles[i]);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permit_count;
+
+    #[test]
+    fn permits_are_cores_not_workers() {
+        let machine = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(permit_count(8, None), machine.min(8));
+        assert_eq!(permit_count(1, None), 1);
+        assert_eq!(permit_count(8, Some(2)), 2);
+        assert_eq!(permit_count(2, Some(8)), 2);
+        assert_eq!(permit_count(8, Some(8)), 8);
     }
 }

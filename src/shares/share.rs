@@ -1,6 +1,7 @@
 //! `Share`: a sub-pool of a pool, entitled to a proportion of its cores.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -35,13 +36,20 @@ pub struct Share {
     workers: Arc<ShareWorkers>,
 }
 
-/// What a share received so far (see [`Share::stats`]).
+/// What a share received so far (see [`Share::stats`]): core time, jobs, steals,
+/// parks.
 ///
 /// ```
-/// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// use prorata::prelude::*;
+///
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 /// let s = pool.share(1).unwrap();
-/// s.install(|| ());
-/// assert!(s.stats().grants >= 1);
+/// let sum: u64 = s.install(|| (0..10_000u64).into_par_iter().sum());
+/// assert_eq!(sum, 49_995_000);
+/// let st = s.stats();
+/// assert!(st.grants >= 1);
+/// assert!(st.jobs >= 1);
+/// assert!(st.steals <= st.jobs);
 /// ```
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -55,6 +63,12 @@ pub struct ShareStats {
     /// Times one of its workers gave its core back because the share was over its
     /// proportion.
     pub preemptions: u64,
+    /// Jobs its workers took from a queue and ran: `install`ed and spawned jobs,
+    /// stolen halves of `join`s (the half a worker pops back itself runs inline and
+    /// is not counted), broadcasts.
+    pub jobs: u64,
+    /// Jobs its workers stole from each other's deques.
+    pub steals: u64,
 }
 
 impl fmt::Debug for Share {
@@ -81,6 +95,7 @@ impl Share {
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
+            .count_jobs()
             .exit_handler(move |i| {
                 if let Some(w) = exit_cell.get() {
                     w.release(i);
@@ -143,20 +158,31 @@ impl Share {
         w.permits.with(|a| a.set_tickets(w.id, tickets))
     }
 
-    /// Core time, grants, parks and preemptions of this share so far.
+    /// Core time, grants, parks, preemptions, jobs and steals of this share so far
+    /// (the jobs and steals of its own workers, not of its child shares). Each
+    /// worker counts its jobs and steals itself; a reading sums them.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     /// let s = pool.share(1).unwrap();
     /// assert_eq!(s.stats().preemptions, 0);
+    /// assert_eq!(s.stats().jobs, 0);
+    /// s.install(|| ());
+    /// assert_eq!(s.stats().jobs, 1);
     /// ```
     pub fn stats(&self) -> ShareStats {
         let st = self.workers.permits.stats(self.workers.id);
+        let counters = &self.pool().registry().counters;
+        let sum = |f: fn(&crate::pool::WorkerCounters) -> &AtomicU64| -> u64 {
+            counters.iter().map(|c| f(c).load(Ordering::Relaxed)).sum()
+        };
         ShareStats {
             core_time: Duration::from_nanos(st.core_nanos),
             grants: st.grants,
             parks: st.parks,
             preemptions: st.preemptions,
+            jobs: sum(|c| &c.jobs),
+            steals: sum(|c| &c.steals),
         }
     }
 
@@ -295,8 +321,8 @@ impl Share {
 
 impl Drop for Share {
     fn drop(&mut self) {
-        // The sub-pool finishes its jobs; its workers give their cores back as they
-        // exit. Then the share leaves the tree (at once if nobody holds a core).
+        // The sub-pool finishes its jobs; workers holding a core give it back as
+        // they exit, sleeping ones exit without taking one. Then the share leaves the tree (at once if nobody holds a core).
         drop(self.pool.take());
         let w = &self.workers;
         w.permits.with(|a| a.retire(w.id));

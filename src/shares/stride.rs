@@ -64,12 +64,12 @@ impl Stride {
         self.ent[slot] = 0.0;
     }
 
-    #[cfg(test)]
+    /// The pass of `slot`: its virtual time.
     pub(crate) fn pass(&self, slot: usize) -> f64 {
         self.pass[slot]
     }
 
-    #[cfg(test)]
+    /// The global pass: that of an ideal share that always got exactly its due.
     pub(crate) fn global(&self) -> f64 {
         self.global
     }

@@ -7,7 +7,7 @@ use crate::shares::policy::SharePolicy::Stride;
 
 /// Runs `cycles` cycles in which share `a` wants 2 cores for `busy` quanta, then
 /// `dip` cores for `tail` quanta; returns each share's fraction of the core time.
-fn with_tails(
+pub(super) fn with_tails(
     sim: &mut Sim,
     a: usize,
     (busy, tail, dip): (u64, u64, u32),
@@ -24,7 +24,7 @@ fn with_tails(
 }
 
 /// Each share's fraction of the core time used since `before`.
-fn since(sim: &Sim, before: &[u64]) -> Vec<f64> {
+pub(super) fn since(sim: &Sim, before: &[u64]) -> Vec<f64> {
     let now = sim.core_times();
     let got: Vec<u64> = now.iter().zip(before).map(|(n, b)| n - b).collect();
     let total: u64 = got.iter().sum();

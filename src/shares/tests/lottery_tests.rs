@@ -1,3 +1,4 @@
+use super::debt_tests::{since, with_tails};
 use super::sim::{Sim, assert_close, fractions};
 use super::stride_tests::flat;
 use crate::shares::policy::SharePolicy::{Lottery, Stride};
@@ -79,4 +80,82 @@ fn accuracy_table() {
             println!("P={cores} alice(300:[200,100]),bob(100) {name}: {f}, worst {worst:.4}");
         }
     }
+}
+
+/// Lottery under fork-join tails: share `a` can use only one of the two cores for
+/// 5 quanta out of every 30, and the other share takes the spare core meanwhile.
+/// Its ledger remembers that debt, so the draws pay it back: over many cycles the
+/// fractions are the ticket fractions (demand-capped draws gave 71:29 for 3:1).
+#[test]
+fn lottery_under_fork_join_tails_converges_to_the_ticket_fractions() {
+    for (tickets, want) in [((3, 1), 0.75), ((9, 1), 0.9)] {
+        let mut sim = Sim::new(2, Lottery);
+        let a = sim.add(None, tickets.0, 2);
+        sim.add(None, tickets.1, 2);
+        sim.run(5);
+        let got = with_tails(&mut sim, a, (25, 5, 1), 40);
+        assert_close(&got, &[want, 1.0 - want], 0.02);
+    }
+}
+
+/// The same with random safe-point latency and longer tails, on two seeds.
+#[test]
+fn lottery_tails_with_random_latency() {
+    for seed in [1, 2] {
+        let mut sim = Sim::new(2, Lottery).with_jitter(seed);
+        let a = sim.add(None, 3, 2);
+        sim.add(None, 1, 2);
+        sim.run(5);
+        let got = with_tails(&mut sim, a, (20, 10, 1), 40);
+        assert_close(&got, &[0.75, 0.25], 0.03);
+    }
+}
+
+/// Short idle gaps (a tail, then a moment with no demand at all) do not shift the
+/// lottery's proportions either.
+#[test]
+fn lottery_short_idle_gaps_keep_the_proportions() {
+    let mut sim = Sim::new(2, Lottery);
+    let a = sim.add(None, 3, 2);
+    sim.add(None, 1, 2);
+    sim.run(5);
+    let before = sim.core_times();
+    for _ in 0..30 {
+        with_tails(&mut sim, a, (25, 5, 1), 1);
+        sim.set_want(a, 0);
+        sim.step();
+    }
+    assert_close(&since(&sim, &before), &[0.75, 0.25], 0.02);
+}
+
+/// The lottery's windows stay close too: its lag feeds back into the draws, so the
+/// error of a one-second window does not grow with the run.
+#[test]
+fn lottery_one_second_windows_stay_close() {
+    for cores in [2, 8] {
+        let mut sim = Sim::new(cores, Lottery);
+        for t in [3, 1] {
+            sim.add(None, t, cores);
+        }
+        sim.run(5);
+        for _ in 0..5 {
+            assert_close(&sim.run(250), &[0.75, 0.25], 0.02);
+        }
+    }
+}
+
+/// A debtor's ledger is bounded like stride's: after a long time using a core
+/// nobody else wanted, a share is not starved for longer than the memory.
+#[test]
+fn lottery_debt_is_bounded_by_the_memory() {
+    let mut sim = Sim::new(2, Lottery);
+    let a = sim.add(None, 9, 1);
+    sim.add(None, 1, 2);
+    sim.run(10_000);
+    sim.set_want(a, 2);
+    let memory = 250_000_000 / super::sim::QUANTUM;
+    // Within two memories b runs again, and then the split is 9:1.
+    sim.run(2 * memory + 5);
+    let got = sim.run(500);
+    assert_close(&got, &[0.9, 0.1], 0.02);
 }
