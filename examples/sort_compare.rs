@@ -64,6 +64,32 @@ fn compare<T: Clone + Ord + Send>(name: &str, input: &[T], stable: bool) {
     );
 }
 
+/// Prints what two threads can do at best on this machine: std's unstable
+/// sort of each half of the input, on two threads at once (the result is not
+/// sorted; there is no partition or merge at all), against std's whole sort.
+fn ceiling(input: &[u64]) {
+    let sorts: [Sorter<u64>; 2] = [
+        |v| v.sort_unstable(),
+        |v| {
+            let (low, high) = v.split_at_mut(v.len() / 2);
+            std::thread::scope(|s| {
+                s.spawn(|| low.sort_unstable());
+                high.sort_unstable();
+            });
+        },
+    ];
+    let rounds = if input.len() >= 5_000_000 { 5 } else { 21 };
+    let t = median_times(input, &sorts, rounds);
+    println!(
+        "ceiling  {:<14} {:>9} | std {:8.2} ms, its two halves on two threads {:8.2} ms | halves/std {:5.2}",
+        "u64 random",
+        input.len(),
+        t[0].as_secs_f64() * 1e3,
+        t[1].as_secs_f64() * 1e3,
+        t[1].as_secs_f64() / t[0].as_secs_f64(),
+    );
+}
+
 /// All the inputs of one length, each sorted both ways.
 fn compare_all(len: usize) {
     let mut rng = StdRng::seed_from_u64(42);
@@ -73,6 +99,7 @@ fn compare_all(len: usize) {
     sorted.sort_unstable();
     let reversed: Vec<u64> = sorted.iter().rev().copied().collect();
     let strings: Vec<String> = random.iter().map(|x| x.to_string()).collect();
+    ceiling(&random);
     for stable in [false, true] {
         compare("u64 random", &random, stable);
         compare("u64 few-dist", &few, stable);

@@ -148,3 +148,31 @@ fn char_ranges_skip_the_surrogate_gap() {
         }
     }
 }
+
+macro_rules! check_wide_collect {
+    ($($t:ty),*) => {$(
+        for pool in pools() {
+            let cases: Vec<std::ops::Range<$t>> = vec![
+                0..0, 0..1, 0..100_000, <$t>::MAX - 5000..<$t>::MAX, <$t>::MIN..<$t>::MIN + 5000,
+            ];
+            for r in cases {
+                let want: Vec<$t> = r.clone().map(|x| x / 2).collect();
+                let got: Vec<$t> = pool.install(|| r.clone().into_par_iter().map(|x| x / 2).collect());
+                assert_eq!(got, want, "{r:?}");
+                let odd: Vec<$t> = pool.install(|| r.clone().into_par_iter().filter(|x| x % 2 == 1).collect());
+                assert_eq!(odd, r.clone().filter(|x| x % 2 == 1).collect::<Vec<_>>(), "{r:?}");
+                let inclusive = r.start..=r.end;
+                let want: Vec<$t> = inclusive.clone().collect();
+                let got: Vec<$t> = pool.install(|| inclusive.clone().into_par_iter().collect());
+                assert_eq!(got, want, "{inclusive:?}");
+            }
+        }
+    )*};
+}
+
+#[test]
+fn wide_ranges_collect_into_vecs_like_std() {
+    // A regression: `collect` into a `Vec` needs positions, which an unindexed
+    // range of known length must still give.
+    check_wide_collect!(u32, i32, usize, isize, u64, i64, u128, i128);
+}

