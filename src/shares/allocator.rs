@@ -442,6 +442,14 @@ impl Allocator {
         slot
     }
 
+    /// Holder `w` starts running at `now`: it is charged from then on, not
+    /// from its grant (a no-op for a worker not holding a core).
+    pub(crate) fn start_clock(&mut self, w: WorkerId, now: u64) {
+        if let Worker::Holding { since, .. } = &mut self.workers[w.index()] {
+            *since = (*since).max(now);
+        }
+    }
+
     /// Charges holder `w` for the time since it was last charged.
     fn charge(&mut self, w: WorkerId, now: u64) {
         if !self.is_holding(w) {

@@ -155,14 +155,20 @@ impl Permits {
 
     /// Blocks until `h`, a worker of `share`, holds a core.
     pub(crate) fn acquire(&self, h: &WorkerHandle, share: ShareId) {
-        self.acquire_at(h, share, self.now());
+        let mut inner = self.lock();
+        let granted = inner.alloc.request(h.id, share, self.now());
+        inner.wake(&granted, h.id);
+        let inner = self.wait_for_core(h, inner);
+        self.start_clock(h, inner);
     }
 
+    /// [`Permits::acquire`] at a virtual time `now` (for models and tests).
+    #[cfg(any(test, loom))]
     pub(crate) fn acquire_at(&self, h: &WorkerHandle, share: ShareId, now: u64) {
         let mut inner = self.lock();
         let granted = inner.alloc.request(h.id, share, now);
         inner.wake(&granted, h.id);
-        self.wait_for_core(h, inner);
+        drop(self.wait_for_core(h, inner));
     }
 
     /// Gives `h`'s core back; the next worker the policy picks gets it.
@@ -179,15 +185,32 @@ impl Permits {
     /// Called at a safe point when [`WorkerHandle::should_yield`] is set: gives the
     /// core to a share that is due, and blocks until `h`'s share is due again.
     pub(crate) fn yield_now(&self, h: &WorkerHandle) {
-        self.yield_at(h, self.now());
+        let mut inner = self.lock();
+        h.slot.yield_flag.store(false, Ordering::Relaxed);
+        let granted = inner.alloc.yield_core(h.id, self.now());
+        inner.wake(&granted, h.id);
+        let inner = self.wait_for_core(h, inner);
+        self.start_clock(h, inner);
     }
 
+    /// [`Permits::yield_now`] at a virtual time `now` (for models and tests).
+    #[cfg(any(test, loom))]
     pub(crate) fn yield_at(&self, h: &WorkerHandle, now: u64) {
         let mut inner = self.lock();
         h.slot.yield_flag.store(false, Ordering::Relaxed);
         let granted = inner.alloc.yield_core(h.id, now);
         inner.wake(&granted, h.id);
-        self.wait_for_core(h, inner);
+        drop(self.wait_for_core(h, inner));
+    }
+
+    /// Starts charging `h`, which now holds a core, from this moment: the time
+    /// between the grant and the moment the OS ran the woken thread (tens of
+    /// microseconds to a millisecond on a busy machine) is nobody's core time.
+    /// Charged from the grant, a share that is woken often (a low-ticket one)
+    /// paid for those gaps and completed fewer items than its fraction.
+    fn start_clock(&self, h: &WorkerHandle, mut inner: MutexGuard<'_, Inner>) {
+        let now = self.now();
+        inner.alloc.start_clock(h.id, now);
     }
 
     /// Ends a quantum: flags the holders that must give their core back.
@@ -197,7 +220,11 @@ impl Permits {
     }
 
     /// Sleeps until the allocator has granted `h` a core, ending quanta meanwhile.
-    fn wait_for_core<'a>(&'a self, h: &WorkerHandle, mut inner: MutexGuard<'a, Inner>) {
+    fn wait_for_core<'a>(
+        &'a self,
+        h: &WorkerHandle,
+        mut inner: MutexGuard<'a, Inner>,
+    ) -> MutexGuard<'a, Inner> {
         while !inner.alloc.is_holding(h.id) {
             let (guard, timeout) = h
                 .slot
@@ -215,6 +242,7 @@ impl Permits {
                 }
             }
         }
+        inner
     }
 
     #[cfg(test)]

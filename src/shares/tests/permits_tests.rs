@@ -142,3 +142,19 @@ fn unregistered_worker_ids_are_reused() {
     permits.check();
     assert_eq!(permits.with(|a| a.worker_slots()), 1);
 }
+
+#[test]
+fn a_woken_worker_is_charged_from_when_it_runs_not_from_its_grant() {
+    use crate::shares::allocator::Allocator;
+    let mut alloc = Allocator::new(Config::new(1));
+    let s = alloc.add_share(alloc.root(), 1).unwrap();
+    let (first, second) = (alloc.add_worker(), alloc.add_worker());
+    alloc.request(first, s, 0);
+    alloc.request(second, s, 0);
+    // The core passes to `second` at 100; the OS runs it only at 600.
+    assert_eq!(alloc.release(first, 100), vec![second]);
+    alloc.start_clock(second, 600);
+    alloc.release(second, 1_000);
+    alloc.check();
+    assert_eq!(alloc.stats(s).core_nanos, 100 + 400);
+}
