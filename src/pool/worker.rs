@@ -229,7 +229,14 @@ impl WorkerThread {
     /// Any job: own deque, then other workers', then the injector.
     pub(crate) fn find_work(&self) -> Option<JobRef> {
         self.take_local_job()
-            .or_else(|| self.steal())
+            .or_else(|| {
+                // A share worker that gave its core back takes one before it steals
+                // (one relaxed load otherwise): a job stolen by a worker that then
+                // waits for a core would wait with it, out of reach of the share's
+                // running workers.
+                self.check_preempt();
+                self.steal()
+            })
             .or_else(|| self.registry.pop_injected_job(&self.deque))
     }
 
