@@ -2,7 +2,7 @@
 //!
 //! Each round times the three sorts one after the other on fresh copies of the
 //! same input, so load changes on a shared machine hit all three alike; the
-//! figure kept is the median over the rounds (5 at 10^7 elements).
+//! figure kept is the median over the rounds (11 at 10^7 elements, 21 below).
 //!
 //! `cargo run --release --example sort_compare [len ...]` (default: 10^7).
 
@@ -50,7 +50,7 @@ fn compare<T: Clone + Ord + Send>(name: &str, input: &[T], stable: bool) {
             prorata::prelude::ParallelSliceMut::par_sort_unstable,
         ]
     };
-    let rounds = if input.len() >= 5_000_000 { 5 } else { 21 };
+    let rounds = if input.len() >= 5_000_000 { 11 } else { 21 };
     let t = median_times(input, &sorts, rounds);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let (std_t, rayon_t, ours_t) = (ms(t[0]), ms(t[1]), ms(t[2]));
@@ -78,7 +78,7 @@ fn ceiling(input: &[u64]) {
             });
         },
     ];
-    let rounds = if input.len() >= 5_000_000 { 5 } else { 21 };
+    let rounds = if input.len() >= 5_000_000 { 11 } else { 21 };
     let t = median_times(input, &sorts, rounds);
     println!(
         "ceiling  {:<14} {:>9} | std {:8.2} ms, its two halves on two threads {:8.2} ms | halves/std {:5.2}",

@@ -233,8 +233,11 @@ impl WorkerThread {
                 // A share worker that gave its core back takes one before it steals
                 // (one relaxed load otherwise): a job stolen by a worker that then
                 // waits for a core would wait with it, out of reach of the share's
-                // running workers.
-                self.check_preempt();
+                // running workers. Only when there is work to steal: a retiring
+                // worker (nothing left) must exit without waiting for a core.
+                if self.preempt_pending() && self.registry.has_work(self.index) {
+                    self.check_preempt();
+                }
                 self.steal()
             })
             .or_else(|| self.registry.pop_injected_job(&self.deque))
@@ -260,6 +263,13 @@ impl WorkerThread {
         // SAFETY: null, or a pointer into the registry, which `self.registry` keeps
         // alive as long as `self`.
         unsafe { self.counters.as_ref() }
+    }
+
+    /// Whether this worker's preemption flag is set (one relaxed load).
+    #[inline]
+    fn preempt_pending(&self) -> bool {
+        // SAFETY: the flag lives in the registry, kept alive by `self.registry`.
+        unsafe { (*self.preempt).load(Ordering::Relaxed) }
     }
 
     /// The per-worker preemption check (one relaxed load on the fast path).

@@ -1,9 +1,11 @@
 //! Parallel sorts: a stable merge sort with a parallel merge, an unstable
 //! quicksort with sampled pivots, and a cached-key sort built on the latter.
 //!
-//! Every sort first hands small inputs, single-thread pools and zero-sized types
-//! to std (so it is never slower than std where parallelism cannot pay), and
-//! finishes already sorted or strictly descending inputs in one pass, as std does.
+//! Every sort first finishes already sorted or strictly descending inputs in
+//! one pass, as std does (our check was measured faster than std's on sorted
+//! and reversed `u64`s; on other inputs it stops at the first descent), then
+//! hands small inputs, single-thread pools and zero-sized types to std (so it
+//! is never slower than std where parallelism cannot pay).
 
 mod cached_key;
 mod fork;
@@ -46,11 +48,11 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if goes_to_std::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
-        v.sort_by(compare);
+    if runs::finish_if_monotonic(v, compare) {
         return;
     }
-    if runs::finish_if_monotonic(v, compare) {
+    if goes_to_std::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
+        v.sort_by(compare);
         return;
     }
     merge_sort::par_merge_sort(v, compare);
@@ -62,11 +64,11 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if goes_to_std::<T>(v.len(), SEQUENTIAL_CUTOFF) {
-        v.sort_unstable_by(compare);
+    if runs::finish_if_monotonic(v, compare) {
         return;
     }
-    if runs::finish_if_monotonic(v, compare) {
+    if goes_to_std::<T>(v.len(), SEQUENTIAL_CUTOFF) {
+        v.sort_unstable_by(compare);
         return;
     }
     if v.len() < FEW_DISTINCT_SEQUENTIAL_CUTOFF && pivot::looks_few_distinct(v, compare) {

@@ -59,8 +59,12 @@ fn is_monotonic<T, F>(v: &[T], descending: bool, compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    // Neighbours through zipped slice iterators: no bounds checks in the loop.
-    let mut pairs = v.iter().zip(v.iter().skip(1));
+    // Neighbours through two zipped slice iterators: no bounds checks in the
+    // loop (measured faster than std's own check).
+    let Some(rest) = v.get(1..) else {
+        return true;
+    };
+    let mut pairs = v.iter().zip(rest);
     if descending {
         pairs.all(|(a, b)| is_less(compare, b, a))
     } else {
