@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use super::char_range::{CharProducer, char_index};
 use super::range_sealed::sealed_range_iter;
-use super::range_span::{SpanLen, SpanProducer};
+use super::range_span::{SpanLen, drive_span};
 use crate::iter::plumbing::*;
 use crate::iter::*;
 
@@ -82,19 +82,7 @@ macro_rules! unindexed_range {
                 if iter.range.is_empty() {
                     return consumer.into_folder().complete();
                 }
-                let start = iter.range.start;
-                let span = SpanProducer { start, last: iter.range.end - 1 };
-                match <$t>::span_len(span.start, span.last) {
-                    // The length fits: drive it as an indexed range (as Rayon
-                    // does), so consumers that need positions, like `collect`
-                    // into a `Vec`, can split it. Wrapping is exact here: the
-                    // true sum lies in the range.
-                    Some(len) => (0..len)
-                        .into_par_iter()
-                        .map(move |i| start.wrapping_add(i as $t))
-                        .drive_unindexed(consumer),
-                    None => bridge_unindexed(span, consumer),
-                }
+                drive_span(iter.range.start, iter.range.end - 1, consumer)
             }
 
             fn opt_len(iter: &Iter<$t>) -> Option<usize> {

@@ -6,7 +6,7 @@ use std::ops::{Range, RangeInclusive};
 
 use super::char_range::{CharProducer, char_index};
 use super::range_sealed::sealed_range_iter;
-use super::range_span::{SpanLen, SpanProducer};
+use super::range_span::{SpanLen, drive_span};
 use crate::iter::plumbing::*;
 use crate::iter::*;
 
@@ -92,17 +92,7 @@ macro_rules! unindexed_range_inclusive {
                     return consumer.into_folder().complete();
                 }
                 let (start, last) = iter.range.into_inner();
-                match <$t>::span_len(start, last) {
-                    // The length fits: drive it as an indexed range (as Rayon
-                    // does), so consumers that need positions, like `collect`
-                    // into a `Vec`, can split it. Wrapping is exact here: the
-                    // true sum lies in the range.
-                    Some(len) => (0..len)
-                        .into_par_iter()
-                        .map(move |i| start.wrapping_add(i as $t))
-                        .drive_unindexed(consumer),
-                    None => bridge_unindexed(SpanProducer { start, last }, consumer),
-                }
+                drive_span(start, last, consumer)
             }
 
             fn opt_len(iter: &Iter<$t>) -> Option<usize> {
