@@ -275,8 +275,7 @@ impl WorkerThread {
     /// The per-worker preemption check (one relaxed load on the fast path).
     #[inline]
     pub(crate) fn check_preempt(&self) {
-        // SAFETY: the flag lives in the registry, kept alive by `self.registry`.
-        if unsafe { (*self.preempt).load(Ordering::Relaxed) } {
+        if self.preempt_pending() {
             preempt::preempt_requested(self);
         }
     }

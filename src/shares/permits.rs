@@ -155,20 +155,22 @@ impl Permits {
 
     /// Blocks until `h`, a worker of `share`, holds a core.
     pub(crate) fn acquire(&self, h: &WorkerHandle, share: ShareId) {
-        let mut inner = self.lock();
-        let granted = inner.alloc.request(h.id, share, self.now());
-        inner.wake(&granted, h.id);
-        let inner = self.wait_for_core(h, inner);
+        let inner = self.acquire_holding(h, share, self.now());
         self.start_clock(h, inner);
     }
 
     /// [`Permits::acquire`] at a virtual time `now` (for models and tests).
     #[cfg(any(test, loom))]
     pub(crate) fn acquire_at(&self, h: &WorkerHandle, share: ShareId, now: u64) {
+        drop(self.acquire_holding(h, share, now));
+    }
+
+    /// Asks for a core at `now` and waits for it; returns with the lock held.
+    fn acquire_holding(&self, h: &WorkerHandle, share: ShareId, now: u64) -> MutexGuard<'_, Inner> {
         let mut inner = self.lock();
         let granted = inner.alloc.request(h.id, share, now);
         inner.wake(&granted, h.id);
-        drop(self.wait_for_core(h, inner));
+        self.wait_for_core(h, inner)
     }
 
     /// Gives `h`'s core back; the next worker the policy picks gets it.
@@ -185,22 +187,24 @@ impl Permits {
     /// Called at a safe point when [`WorkerHandle::should_yield`] is set: gives the
     /// core to a share that is due, and blocks until `h`'s share is due again.
     pub(crate) fn yield_now(&self, h: &WorkerHandle) {
-        let mut inner = self.lock();
-        h.slot.yield_flag.store(false, Ordering::Relaxed);
-        let granted = inner.alloc.yield_core(h.id, self.now());
-        inner.wake(&granted, h.id);
-        let inner = self.wait_for_core(h, inner);
+        let inner = self.yield_holding(h, self.now());
         self.start_clock(h, inner);
     }
 
     /// [`Permits::yield_now`] at a virtual time `now` (for models and tests).
     #[cfg(any(test, loom))]
     pub(crate) fn yield_at(&self, h: &WorkerHandle, now: u64) {
+        drop(self.yield_holding(h, now));
+    }
+
+    /// Gives the core away at `now` and waits for it again; returns with the lock
+    /// held.
+    fn yield_holding(&self, h: &WorkerHandle, now: u64) -> MutexGuard<'_, Inner> {
         let mut inner = self.lock();
         h.slot.yield_flag.store(false, Ordering::Relaxed);
         let granted = inner.alloc.yield_core(h.id, now);
         inner.wake(&granted, h.id);
-        drop(self.wait_for_core(h, inner));
+        self.wait_for_core(h, inner)
     }
 
     /// Starts charging `h`, which now holds a core, from this moment: the time
