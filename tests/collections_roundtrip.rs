@@ -1,20 +1,17 @@
 //! Collections: iterating (owned, `&`, `&mut`), draining and collecting in parallel
 //! give what the sequential std methods give, on pools of 1, 2 and 8 workers.
 
+mod common;
+
 use prorata::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const LENGTHS: [usize; 5] = [0, 1, 7, 4099, 20_000];
 
+/// Runs `test(len)` for every length, inside pools of every size.
 fn on_pools(test: impl Fn(usize) + Sync) {
-    for threads in [1, 2, 8] {
-        let pool = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| LENGTHS.into_iter().for_each(&test));
-    }
+    common::cases::on_pools(|_| LENGTHS.into_iter().for_each(&test));
 }
 
 /// A deque of `len` items `0..len` whose storage wraps around (two non-empty slices

@@ -1,12 +1,11 @@
 //! Property tests: random inputs through chains of adaptors and consumers give what
 //! the same chain of `std::iter` gives, on a pool of 3 workers.
 
-#[path = "iter_adaptors_support.rs"]
-mod support;
+mod common;
 
+use common::plumbing::to_vec;
 use proptest::prelude::*;
 use prorata::prelude::*;
-use support::to_vec;
 
 fn pool() -> prorata::ThreadPool {
     prorata::ThreadPoolBuilder::new()

@@ -1,12 +1,12 @@
 //! Every adaptor against its `std::iter` equivalent, over several lengths and pools.
 
-#[path = "iter_adaptors_support.rs"]
-mod support;
+mod common;
 
+use common::cases::{for_all, noise};
+use common::plumbing::{sorted, to_vec};
 use prorata::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use support::{for_all_cases, noise, sorted, to_vec};
 
 fn values(len: usize) -> Vec<u64> {
     (0..len).map(|i| noise(i) % 1000).collect()
@@ -14,7 +14,7 @@ fn values(len: usize) -> Vec<u64> {
 
 #[test]
 fn map_with_and_map_init() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let expected: Vec<u64> = v.iter().map(|x| x + 7).collect();
         assert_eq!(
@@ -42,7 +42,7 @@ fn map_with_and_map_init() {
 
 #[test]
 fn cloned_copied_inspect_update() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let strings: Vec<String> = v.iter().map(|x| x.to_string()).collect();
         assert_eq!(to_vec(strings.par_iter().cloned()), strings);
@@ -66,7 +66,7 @@ fn cloned_copied_inspect_update() {
 
 #[test]
 fn filter_and_filter_map() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let odd = |x: &&u64| **x % 2 == 1;
         assert_eq!(
@@ -87,7 +87,7 @@ fn filter_and_filter_map() {
 
 #[test]
 fn flat_map_flat_map_iter_flatten() {
-    for_all_cases(|len| {
+    for_all(|len| {
         // Inner lengths 0..4 so that the total stays near `len * 1.5`.
         let lens: Vec<usize> = (0..len).map(|i| (noise(i) % 4) as usize).collect();
         let expected: Vec<usize> = lens.iter().flat_map(|&n| 0..n).collect();
@@ -109,7 +109,7 @@ fn flat_map_flat_map_iter_flatten() {
 
 #[test]
 fn chain_indexed_and_unindexed() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let cut = len / 3;
         let expected: Vec<u64> = v.clone();
@@ -135,7 +135,7 @@ fn chain_indexed_and_unindexed() {
 
 #[test]
 fn intersperse_indexed_and_unindexed() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let mut expected = Vec::new();
         for (i, &x) in v.iter().enumerate() {
@@ -184,7 +184,7 @@ fn intersperse_indexed_and_unindexed() {
 
 #[test]
 fn while_some() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         assert_eq!(
             to_vec(v.par_iter().map(Some).while_some()),
@@ -209,7 +209,7 @@ fn while_some() {
 
 #[test]
 fn panic_fuse_passes_everything() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         assert_eq!(
             to_vec(v.par_iter().panic_fuse()),
@@ -222,7 +222,7 @@ fn panic_fuse_passes_everything() {
 
 #[test]
 fn take_any_and_skip_any() {
-    for_all_cases(|len| {
+    for_all(|len| {
         for n in [0, 1, len / 2, len, len + 5] {
             let taken = sorted((0..len).into_par_iter().take_any(n));
             assert_eq!(taken.len(), n.min(len));
@@ -236,7 +236,7 @@ fn take_any_and_skip_any() {
 
 #[test]
 fn take_any_while_and_skip_any_while() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         assert_eq!(v.par_iter().take_any_while(|_| true).count(), len);
         assert_eq!(v.par_iter().skip_any_while(|_| false).count(), len);

@@ -2,12 +2,15 @@
 //! the panic reaches the caller. Iterators that lie about their length get a clear
 //! panic, never undefined behaviour.
 
-mod iter_collect_support;
+mod common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use common::cases::pools;
+use common::drops::{Board, Tracked};
+use common::panics::panic_message;
+use common::plumbing::Unindexed;
 use either::Either;
-use iter_collect_support::{Board, Tracked, Unindexed, panic_message, pools};
 use prorata::iter::plumbing::*;
 use prorata::prelude::*;
 

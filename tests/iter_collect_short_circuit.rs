@@ -1,10 +1,12 @@
 //! `Option<C>` and `Result<C, E>`: the same answer as std, and an early stop.
 
-mod iter_collect_support;
+mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use iter_collect_support::{Board, Unindexed, for_all, pools};
+use common::cases::{for_all, pools};
+use common::drops::Board;
+use common::plumbing::Unindexed;
 use prorata::prelude::*;
 
 #[test]

@@ -1,10 +1,11 @@
 //! Strings from characters and string pieces, against std's `collect`.
 
-mod iter_collect_support;
+mod common;
 
 use std::borrow::Cow;
 
-use iter_collect_support::{Unindexed, for_all};
+use common::cases::for_all;
+use common::plumbing::Unindexed;
 use prorata::prelude::*;
 
 /// A character that is sometimes several bytes long.

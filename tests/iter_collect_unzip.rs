@@ -1,12 +1,13 @@
 //! `unzip`, `partition`, `partition_map`, `unzip_into_vecs` and collections of pairs
 //! against std's `unzip` and `partition`, on every length and pool.
 
-mod iter_collect_support;
+mod common;
 
 use std::collections::LinkedList;
 
+use common::cases::for_all;
+use common::plumbing::Unindexed;
 use either::Either;
-use iter_collect_support::{Unindexed, for_all};
 use prorata::prelude::*;
 
 fn pair(x: usize) -> (usize, String) {

@@ -1,13 +1,14 @@
 //! Collecting into vectors and other sequences: same items, same order as std, on
 //! every length and pool, through both the in-place and the in-pieces paths.
 
-mod iter_collect_support;
+mod common;
 
 use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use iter_collect_support::{Unindexed, for_all};
+use common::cases::for_all;
+use common::plumbing::Unindexed;
 use prorata::prelude::*;
 
 fn f(x: usize) -> u64 {

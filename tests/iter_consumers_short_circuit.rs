@@ -6,13 +6,12 @@
 //! one within `EVERY` items wherever it starts; a stopping search then visits at
 //! most about `EVERY` items per piece, far fewer than `LEN`.
 
-#[path = "iter_adaptors_support.rs"]
-mod support;
+mod common;
 
+use common::cases::pools;
 use prorata::prelude::*;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use support::pools;
 
 const LEN: usize = 1_000_000;
 const EVERY: usize = 1000;

@@ -1,13 +1,13 @@
 //! Every consumer against its `std::iter` equivalent, over several lengths and pools.
 
-#[path = "iter_adaptors_support.rs"]
-mod support;
+mod common;
 
+use common::cases::{for_all, noise};
+use common::plumbing::to_vec;
 use prorata::prelude::*;
 use std::num::Wrapping;
 use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use support::{for_all_cases, noise, to_vec};
 
 fn values(len: usize) -> Vec<u64> {
     (0..len).map(|i| noise(i) % 1000).collect()
@@ -15,7 +15,7 @@ fn values(len: usize) -> Vec<u64> {
 
 #[test]
 fn count_sum_product() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         assert_eq!((0..len).into_par_iter().count(), len);
         assert_eq!(
@@ -36,7 +36,7 @@ fn count_sum_product() {
 
 #[test]
 fn reduce_and_reduce_with_keep_order() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         // Concatenation is associative but not commutative: only an in-order
         // reduction gives back the input.
@@ -65,7 +65,7 @@ fn reduce_and_reduce_with_keep_order() {
 
 #[test]
 fn fold_and_fold_with_keep_order() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         assert_eq!(to_vec(v.par_iter().copied()), v);
         let total: u64 = v.par_iter().fold(|| 0u64, |a, &x| a + x).sum();
@@ -86,7 +86,7 @@ fn fold_and_fold_with_keep_order() {
 
 #[test]
 fn try_fold_and_try_reduce() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let expected = v.iter().sum::<u64>();
         let ok = v
@@ -118,7 +118,7 @@ fn try_fold_and_try_reduce() {
 
 #[test]
 fn try_reduce_with_result_and_control_flow() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let bad = |x: u64| x == 999 || x == 998;
         let expected_err = v.iter().any(|&x| bad(x));
@@ -156,7 +156,7 @@ fn try_reduce_with_result_and_control_flow() {
 
 #[test]
 fn for_each_with_and_init_see_every_item() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let total = AtomicU64::new(0);
         v.par_iter().for_each_with(&total, |t, &x| {
@@ -181,7 +181,7 @@ fn for_each_with_and_init_see_every_item() {
 
 #[test]
 fn try_for_each_family() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let seen = AtomicU64::new(0);
         let ok: Result<(), u64> = v.par_iter().try_for_each(|&x| {
@@ -214,7 +214,7 @@ fn try_for_each_family() {
 
 #[test]
 fn min_and_max_follow_std_on_ties() {
-    for_all_cases(|len| {
+    for_all(|len| {
         // Many equal keys: (key, index) tells which of the equal items came back.
         let v: Vec<(u64, usize)> = (0..len).map(|i| (noise(i) % 10, i)).collect();
         let by_key = |p: &&(u64, usize)| p.0;
@@ -230,7 +230,7 @@ fn min_and_max_follow_std_on_ties() {
 
 #[test]
 fn find_family() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         for target in [0u64, 500, 999, 1000] {
             let hit = |&&x: &&u64| x % 1000 == target;
@@ -260,7 +260,7 @@ fn find_family() {
 
 #[test]
 fn find_first_and_last_over_unindexed_chains() {
-    for_all_cases(|len| {
+    for_all(|len| {
         let v = values(len);
         let odd = |&&x: &&u64| x % 2 == 1;
         let big = |x: &&u64| **x > 900;

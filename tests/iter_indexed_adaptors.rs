@@ -1,9 +1,10 @@
 //! Indexed adaptors against their `std::iter` equivalents, over several lengths and
 //! pool sizes.
 
-mod iter_indexed_common;
+mod common;
 
-use iter_indexed_common::{LENGTHS, pieces, pools, to_vec};
+use common::cases::{LENS, pools};
+use common::plumbing::{pieces, to_vec};
 use prorata::prelude::*;
 
 fn data(len: usize) -> Vec<u64> {
@@ -15,7 +16,7 @@ fn data(len: usize) -> Vec<u64> {
 #[test]
 fn zip_pairs_like_std() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let a = data(len);
             let b: Vec<u64> = data(len / 2 + 3);
             let got = pool.install(|| to_vec(a.par_iter().zip(&b)));
@@ -30,7 +31,7 @@ fn zip_pairs_like_std() {
 
 #[test]
 fn zip_eq_pairs_equal_lengths() {
-    for len in LENGTHS {
+    for &len in LENS {
         let a = data(len);
         let got = to_vec(a.par_iter().zip_eq(0..len));
         let want: Vec<_> = a.iter().zip(0..len).collect();
@@ -50,7 +51,7 @@ fn zip_eq_panics_on_unequal_lengths() {
 #[test]
 fn rev_skip_take_step_by_like_std() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let a = data(len);
             for n in [0, 1, len / 3, len, len + 5] {
                 let got = pool.install(|| to_vec(a.par_iter().skip(n)));
@@ -116,7 +117,7 @@ fn enumerate_after_rev_and_skip() {
 #[test]
 fn chunks_and_fold_chunks_like_std() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let a = data(len);
             for size in [1, 2, 3, 64, 4096, len.max(1), len + 1] {
                 let got = pool.install(|| to_vec(a.par_iter().map(|&x| x).chunks(size)));
@@ -208,7 +209,7 @@ fn interleave_like_sequential() {
 #[test]
 fn blocks_keep_every_item_in_order() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let a = data(len);
             let got = pool.install(|| to_vec(a.par_iter().by_exponential_blocks()));
             assert_eq!(got, a.iter().collect::<Vec<_>>());

@@ -1,12 +1,13 @@
 //! position_*, positions and the comparisons (cmp, partial_cmp, eq, lt, ...) against
 //! `std`, including short-circuiting.
 
-mod iter_indexed_common;
+mod common;
 
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use iter_indexed_common::{LENGTHS, pools, to_vec};
+use common::cases::{LENS, pools};
+use common::plumbing::to_vec;
 use prorata::prelude::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -18,7 +19,7 @@ fn random(len: usize, seed: u64, range: u32) -> Vec<u32> {
 #[test]
 fn positions_like_std() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             for seed in 0..3 {
                 let a = random(len, seed, 50_000);
                 let hit = |x: &u32| x % 997 == 0;
@@ -55,7 +56,7 @@ fn position_first_stops_early() {
 #[test]
 fn comparisons_like_std() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let a = random(len, 7, 3);
             let variants: Vec<Vec<u32>> = vec![
                 a.clone(),

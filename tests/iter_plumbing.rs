@@ -1,21 +1,12 @@
 //! The splitting drivers: every item reaches the consumer exactly once, in pieces
 //! that respect the producer's length limits, on pools of several sizes.
 
+mod common;
+
+use common::cases::pools;
 use prorata::prelude::*;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn pools() -> Vec<prorata::ThreadPool> {
-    [1, 2, 8]
-        .into_iter()
-        .map(|n| {
-            prorata::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        })
-        .collect()
-}
 
 #[test]
 fn every_item_once_through_map_and_for_each() {

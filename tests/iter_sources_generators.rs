@@ -1,11 +1,12 @@
 //! Generators and adapters of other things: empty, once, repeat, repeat_n, split,
 //! walk_tree*, par_bridge, Either, and tuples zipped (MultiZip).
 
-mod iter_indexed_common;
+mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use iter_indexed_common::{LENGTHS, pools, to_vec};
+use common::cases::{LENS, pools};
+use common::plumbing::to_vec;
 use prorata::iter::{self, Either};
 use prorata::prelude::*;
 
@@ -18,7 +19,7 @@ fn empty_once_repeat() {
         Vec::<(i32, u8)>::new()
     );
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let got = pool.install(|| to_vec(iter::repeat_n(String::from("ab"), len)));
             assert_eq!(got, vec![String::from("ab"); len]);
             let got = pool.install(|| to_vec(iter::repeat(7u8).take(len).rev()));
@@ -124,7 +125,7 @@ fn walk_tree_on_a_chain() {
 #[test]
 fn par_bridge_yields_every_item_once() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let mut got = pool.install(|| to_vec((0..len).map(|x| x * 2).par_bridge()));
             got.sort();
             assert_eq!(got, (0..len).map(|x| x * 2).collect::<Vec<_>>());
@@ -173,7 +174,7 @@ fn either_is_a_parallel_iterator() {
 #[test]
 fn tuples_zip_like_std() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let a: Vec<usize> = (0..len).collect();
             let b: Vec<String> = (0..len + 3).map(|i| i.to_string()).collect();
             let mut c: Vec<u8> = vec![0; len];

@@ -1,19 +1,20 @@
 //! Owning sources: Vec, Box<[T]>, arrays, Option, Result, and Vec::par_drain —
 //! every item moved out or dropped exactly once, also when a consumer panics.
 
-mod iter_indexed_common;
+mod common;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use iter_indexed_common::drops::Counted;
-use iter_indexed_common::{LENGTHS, pools, to_vec};
+use common::cases::{LENS, pools};
+use common::drops::Counted;
+use common::plumbing::to_vec;
 use prorata::prelude::*;
 
 #[test]
 fn vec_into_par_iter_moves_every_item_in_order() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let v: Vec<String> = (0..len).map(|i| i.to_string()).collect();
             let got = pool.install(|| to_vec(v.clone().into_par_iter()));
             assert_eq!(got, v);
@@ -85,7 +86,7 @@ fn a_consumer_panicking_half_way_leaks_and_double_drops_nothing() {
 #[test]
 fn par_drain_like_std_drain() {
     for pool in pools() {
-        for len in LENGTHS {
+        for &len in LENS {
             let v: Vec<usize> = (0..len).collect();
             for (lo, hi) in [
                 (0, len),

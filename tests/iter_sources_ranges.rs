@@ -3,9 +3,10 @@
 
 #![allow(clippy::reversed_empty_ranges)]
 
-mod iter_indexed_common;
+mod common;
 
-use iter_indexed_common::{pools, to_vec};
+use common::cases::pools;
+use common::plumbing::to_vec;
 use prorata::prelude::*;
 
 macro_rules! check_indexed_ranges {

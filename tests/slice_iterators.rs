@@ -1,25 +1,13 @@
 //! Every slice iterator against its sequential std counterpart, over empty, tiny and
 //! large slices, on pools of 1, 2 and 8 workers.
 
+mod common;
+
+use common::cases::{LENS, on_pools};
+use common::plumbing::to_vec;
 use prorata::prelude::*;
 
-/// Collects a parallel iterator's items in order.
-fn ordered<I: ParallelIterator>(iter: I) -> Vec<I::Item> {
-    iter.collect()
-}
-
-const LENGTHS: [usize; 7] = [0, 1, 2, 7, 100, 4099, 100_000];
 const SIZES: [usize; 5] = [1, 2, 3, 64, 5000];
-
-fn on_pools(test: impl Fn() + Sync) {
-    for threads in [1, 2, 8] {
-        let pool = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(&test);
-    }
-}
 
 /// Inputs with runs and separators (multiples of 7, zeros) in varied places.
 fn input(len: usize) -> Vec<u32> {
@@ -28,24 +16,24 @@ fn input(len: usize) -> Vec<u32> {
 
 #[test]
 fn chunks_and_rchunks_match_std() {
-    on_pools(|| {
-        for len in LENGTHS {
+    on_pools(|_| {
+        for &len in LENS {
             let v = input(len);
             for size in SIZES {
                 assert_eq!(
-                    ordered(v.par_chunks(size)),
+                    to_vec(v.par_chunks(size)),
                     v.chunks(size).collect::<Vec<_>>()
                 );
                 assert_eq!(
-                    ordered(v.par_rchunks(size)),
+                    to_vec(v.par_rchunks(size)),
                     v.rchunks(size).collect::<Vec<_>>()
                 );
                 let exact = v.par_chunks_exact(size);
                 assert_eq!(exact.remainder(), v.chunks_exact(size).remainder());
-                assert_eq!(ordered(exact), v.chunks_exact(size).collect::<Vec<_>>());
+                assert_eq!(to_vec(exact), v.chunks_exact(size).collect::<Vec<_>>());
                 let rexact = v.par_rchunks_exact(size);
                 assert_eq!(rexact.remainder(), v.rchunks_exact(size).remainder());
-                assert_eq!(ordered(rexact), v.rchunks_exact(size).collect::<Vec<_>>());
+                assert_eq!(to_vec(rexact), v.rchunks_exact(size).collect::<Vec<_>>());
                 assert_eq!(v.par_chunks(size).len(), v.chunks(size).len());
                 assert_eq!(v.par_rchunks_exact(size).len(), v.rchunks_exact(size).len());
             }
@@ -56,10 +44,10 @@ fn chunks_and_rchunks_match_std() {
 #[test]
 fn chunks_are_indexed() {
     let v = input(1000);
-    let got = ordered(v.par_chunks(7).enumerate().map(|(i, c)| (i, c[0])));
+    let got = to_vec(v.par_chunks(7).enumerate().map(|(i, c)| (i, c[0])));
     let want: Vec<_> = v.chunks(7).enumerate().map(|(i, c)| (i, c[0])).collect();
     assert_eq!(got, want);
-    let got = ordered(v.par_rchunks(7).enumerate().map(|(i, c)| (i, c.len())));
+    let got = to_vec(v.par_rchunks(7).enumerate().map(|(i, c)| (i, c.len())));
     let want: Vec<_> = v
         .rchunks(7)
         .enumerate()
@@ -73,7 +61,7 @@ fn tag_chunks<'a, I>(chunks: I) -> Vec<usize>
 where
     I: IndexedParallelIterator<Item = &'a mut [usize]>,
 {
-    ordered(chunks.enumerate().map(|(i, c)| {
+    to_vec(chunks.enumerate().map(|(i, c)| {
         c.fill(i);
         c.len()
     }))
@@ -81,8 +69,8 @@ where
 
 #[test]
 fn mutable_chunks_match_std() {
-    on_pools(|| {
-        for len in LENGTHS {
+    on_pools(|_| {
+        for &len in LENS {
             for size in SIZES {
                 let (mut par, mut seq) = (vec![usize::MAX; len], vec![usize::MAX; len]);
                 let lens = tag_chunks(par.par_chunks_mut(size));
@@ -129,18 +117,18 @@ fn mutable_chunks_match_std() {
 
 #[test]
 fn windows_match_std() {
-    on_pools(|| {
-        for len in LENGTHS {
+    on_pools(|_| {
+        for &len in LENS {
             let v = input(len);
             for size in SIZES {
                 let want: Vec<_> = v.windows(size).collect();
                 assert_eq!(v.par_windows(size).len(), want.len());
-                assert_eq!(ordered(v.par_windows(size)), want);
+                assert_eq!(to_vec(v.par_windows(size)), want);
             }
             let pairs: Vec<&[u32; 2]> = v.windows(2).map(|w| w.try_into().unwrap()).collect();
-            assert_eq!(ordered(v.par_array_windows::<2>()), pairs);
+            assert_eq!(to_vec(v.par_array_windows::<2>()), pairs);
             let fives: Vec<&[u32; 5]> = v.windows(5).map(|w| w.try_into().unwrap()).collect();
-            assert_eq!(ordered(v.par_array_windows::<5>()), fives);
+            assert_eq!(to_vec(v.par_array_windows::<5>()), fives);
         }
     });
 }
@@ -152,17 +140,17 @@ fn separators() -> Vec<fn(&u32) -> bool> {
 
 #[test]
 fn splits_match_std() {
-    on_pools(|| {
-        for len in LENGTHS {
+    on_pools(|_| {
+        for &len in LENS {
             let v = input(len);
             for sep in separators() {
-                assert_eq!(ordered(v.par_split(sep)), v.split(sep).collect::<Vec<_>>());
+                assert_eq!(to_vec(v.par_split(sep)), v.split(sep).collect::<Vec<_>>());
                 assert_eq!(
-                    ordered(v.par_split_inclusive(sep)),
+                    to_vec(v.par_split_inclusive(sep)),
                     v.split_inclusive(sep).collect::<Vec<_>>()
                 );
                 let (mut par, mut seq) = (v.clone(), v.clone());
-                let lens = ordered(par.par_split_mut(sep).map(|p| {
+                let lens = to_vec(par.par_split_mut(sep).map(|p| {
                     p.reverse();
                     p.len()
                 }));
@@ -181,24 +169,24 @@ fn splits_at_the_edges() {
     let v = [0u32, 0, 1, 0, 0];
     let is_zero = |x: &u32| *x == 0;
     assert_eq!(
-        ordered(v.par_split(is_zero)),
+        to_vec(v.par_split(is_zero)),
         v.split(is_zero).collect::<Vec<_>>()
     );
     let empty: [u32; 0] = [];
-    assert_eq!(ordered(empty.par_split(is_zero)), vec![&[] as &[u32]]);
-    assert!(ordered(empty.par_split_inclusive(is_zero)).is_empty());
+    assert_eq!(to_vec(empty.par_split(is_zero)), vec![&[] as &[u32]]);
+    assert!(to_vec(empty.par_split_inclusive(is_zero)).is_empty());
 }
 
 #[test]
 fn chunk_by_matches_std() {
     let relations: Vec<fn(&u32, &u32) -> bool> =
         vec![|a, b| a == b, |a, b| a <= b, |_, _| true, |_, _| false];
-    on_pools(|| {
-        for len in LENGTHS {
+    on_pools(|_| {
+        for &len in LENS {
             let v = input(len);
             for rel in &relations {
                 let want: Vec<_> = v.chunk_by(rel).collect();
-                assert_eq!(ordered(v.par_chunk_by(rel)), want);
+                assert_eq!(to_vec(v.par_chunk_by(rel)), want);
                 let (mut par, mut seq) = (v.clone(), v.clone());
                 par.par_chunk_by_mut(rel).for_each(|run| run.reverse());
                 seq.chunk_by_mut(rel).for_each(|run| run.reverse());
@@ -229,17 +217,17 @@ fn zero_window_size_panics() {
 #[test]
 fn zero_sized_elements() {
     let v = [(); 10_001];
-    assert_eq!(ordered(v.par_chunks(100)).len(), v.chunks(100).len());
-    assert_eq!(ordered(v.par_windows(3)).len(), v.windows(3).len());
+    assert_eq!(to_vec(v.par_chunks(100)).len(), v.chunks(100).len());
+    assert_eq!(to_vec(v.par_windows(3)).len(), v.windows(3).len());
     assert_eq!(
-        ordered(v.par_split(|_| true)).len(),
+        to_vec(v.par_split(|_| true)).len(),
         v.split(|_| true).count()
     );
 }
 
 #[test]
 fn panics_propagate() {
-    on_pools(|| {
+    on_pools(|_| {
         let mut v = input(10_000);
         let chunks = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             v.par_chunks_mut(10).enumerate().for_each(|(i, c)| {

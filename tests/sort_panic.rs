@@ -1,15 +1,16 @@
 //! Panic safety and inconsistent comparators: every element stays in the slice
 //! exactly once and is dropped exactly once.
 
-mod sort_common;
+mod common;
 
 use std::cmp::Ordering;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+use common::cases::{THREADS, pool};
+use common::sort_inputs::rng;
 use prorata::prelude::*;
 use rand::Rng;
-use sort_common::{THREADS, rng};
 
 /// Shared state of one test input: a comparison budget and drop counters.
 struct Probe {
@@ -146,10 +147,7 @@ fn entry_points() -> Vec<(&'static str, SortFn)> {
 fn a_panicking_comparator_loses_and_duplicates_nothing() {
     quiet_budget_panics();
     for &threads in THREADS {
-        let pool = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let pool = pool(threads);
         for (name, sort) in entry_points() {
             for len in [0usize, 1, 2, 100, 5000, 20_000, 150_000, 300_000] {
                 let n = len as isize;
@@ -195,10 +193,7 @@ fn inconsistent_comparators_leave_a_permutation() {
         ("always greater", |_| Ordering::Greater),
     ];
     for &threads in THREADS {
-        let pool = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
+        let pool = pool(threads);
         for (answer_name, answer) in answers {
             for len in [3usize, 100, 5000, 30_000, 150_000, 300_000] {
                 for stable in [true, false] {

@@ -1,9 +1,10 @@
 //! The stable sorts against std's stable sort, with stability checked by tags.
 
-mod sort_common;
+mod common;
 
+use common::cases::on_pools;
+use common::sort_inputs::{LENGTHS, shapes, tagged};
 use prorata::prelude::*;
-use sort_common::{LENGTHS, on_pools, shapes, tagged};
 
 /// Checks every stable entry point on one input of (key, original index).
 fn check_stable(values: &[u32], what: &str) {

@@ -1,9 +1,10 @@
 //! The unstable sorts against std's sort_unstable.
 
-mod sort_common;
+mod common;
 
+use common::cases::on_pools;
+use common::sort_inputs::{LENGTHS, shapes};
 use prorata::prelude::*;
-use sort_common::{LENGTHS, on_pools, shapes};
 
 /// Checks every unstable entry point on one input.
 fn check_unstable(values: &[u32], what: &str) {

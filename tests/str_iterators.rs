@@ -1,22 +1,11 @@
 //! Every string iterator against its sequential std counterpart, over empty, tiny and
 //! large strings with multi-byte chars, on pools of 1, 2 and 8 workers.
 
+mod common;
+
+use common::cases::on_pools;
+use common::plumbing::to_vec;
 use prorata::prelude::*;
-
-/// Collects a parallel iterator's items in order.
-fn ordered<I: ParallelIterator>(iter: I) -> Vec<I::Item> {
-    iter.collect()
-}
-
-fn on_pools(test: impl Fn() + Sync) {
-    for threads in [1, 2, 8] {
-        let pool = prorata::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(&test);
-    }
-}
 
 /// Strings of `len` chars mixing ASCII, 2-, 3- and 4-byte chars, separators,
 /// whitespace of both kinds and line endings.
@@ -48,16 +37,16 @@ fn texts() -> Vec<String> {
 
 #[test]
 fn per_char_iterators_match_std() {
-    on_pools(|| {
+    on_pools(|_| {
         for s in texts() {
-            assert_eq!(ordered(s.par_chars()), s.chars().collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_chars()), s.chars().collect::<Vec<_>>());
             assert_eq!(
-                ordered(s.par_char_indices()),
+                to_vec(s.par_char_indices()),
                 s.char_indices().collect::<Vec<_>>()
             );
-            assert_eq!(ordered(s.par_bytes()), s.bytes().collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_bytes()), s.bytes().collect::<Vec<_>>());
             assert_eq!(
-                ordered(s.par_encode_utf16()),
+                to_vec(s.par_encode_utf16()),
                 s.encode_utf16().collect::<Vec<_>>()
             );
         }
@@ -66,33 +55,27 @@ fn per_char_iterators_match_std() {
 
 #[test]
 fn splits_match_std() {
-    on_pools(|| {
+    on_pools(|_| {
         for s in texts() {
             let s = s.as_str();
-            assert_eq!(ordered(s.par_split(',')), s.split(',').collect::<Vec<_>>());
-            assert_eq!(
-                ordered(s.par_split('中')),
-                s.split('中').collect::<Vec<_>>()
-            );
+            assert_eq!(to_vec(s.par_split(',')), s.split(',').collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_split('中')), s.split('中').collect::<Vec<_>>());
             let set = [',', 'é', '𝄞'];
-            assert_eq!(ordered(s.par_split(set)), s.split(set).collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_split(set)), s.split(set).collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_split(&set)), s.split(&set).collect::<Vec<_>>());
             assert_eq!(
-                ordered(s.par_split(&set)),
-                s.split(&set).collect::<Vec<_>>()
-            );
-            assert_eq!(
-                ordered(s.par_split(&set[..])),
+                to_vec(s.par_split(&set[..])),
                 s.split(&set[..]).collect::<Vec<_>>()
             );
             let ws = char::is_whitespace;
-            assert_eq!(ordered(s.par_split(ws)), s.split(ws).collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_split(ws)), s.split(ws).collect::<Vec<_>>());
             for sep in [',', '\n', 'a'] {
                 assert_eq!(
-                    ordered(s.par_split_inclusive(sep)),
+                    to_vec(s.par_split_inclusive(sep)),
                     s.split_inclusive(sep).collect::<Vec<_>>()
                 );
                 assert_eq!(
-                    ordered(s.par_split_terminator(sep)),
+                    to_vec(s.par_split_terminator(sep)),
                     s.split_terminator(sep).collect::<Vec<_>>()
                 );
             }
@@ -102,15 +85,15 @@ fn splits_match_std() {
 
 #[test]
 fn lines_and_whitespace_match_std() {
-    on_pools(|| {
+    on_pools(|_| {
         for s in texts() {
-            assert_eq!(ordered(s.par_lines()), s.lines().collect::<Vec<_>>());
+            assert_eq!(to_vec(s.par_lines()), s.lines().collect::<Vec<_>>());
             assert_eq!(
-                ordered(s.par_split_whitespace()),
+                to_vec(s.par_split_whitespace()),
                 s.split_whitespace().collect::<Vec<_>>()
             );
             assert_eq!(
-                ordered(s.par_split_ascii_whitespace()),
+                to_vec(s.par_split_ascii_whitespace()),
                 s.split_ascii_whitespace().collect::<Vec<_>>()
             );
         }
@@ -119,25 +102,25 @@ fn lines_and_whitespace_match_std() {
 
 #[test]
 fn matches_match_std() {
-    on_pools(|| {
+    on_pools(|_| {
         for s in texts() {
             let s = s.as_str();
             assert_eq!(
-                ordered(s.par_matches(',')),
+                to_vec(s.par_matches(',')),
                 s.matches(',').collect::<Vec<_>>()
             );
             let wide = |c: char| c.len_utf8() > 1;
             assert_eq!(
-                ordered(s.par_matches(wide)),
+                to_vec(s.par_matches(wide)),
                 s.matches(wide).collect::<Vec<_>>()
             );
             assert_eq!(
-                ordered(s.par_match_indices(wide)),
+                to_vec(s.par_match_indices(wide)),
                 s.match_indices(wide).collect::<Vec<_>>()
             );
             let set = ['\n', '😀'];
             assert_eq!(
-                ordered(s.par_match_indices(set)),
+                to_vec(s.par_match_indices(set)),
                 s.match_indices(set).collect::<Vec<_>>()
             );
         }
@@ -147,13 +130,10 @@ fn matches_match_std() {
 #[test]
 fn separators_only() {
     let s = ",".repeat(10_000);
-    assert_eq!(ordered(s.par_split(',')).len(), 10_001);
-    assert_eq!(ordered(s.par_split_terminator(',')).len(), 10_000);
-    assert_eq!(ordered(s.par_split_inclusive(',')).len(), 10_000);
+    assert_eq!(to_vec(s.par_split(',')).len(), 10_001);
+    assert_eq!(to_vec(s.par_split_terminator(',')).len(), 10_000);
+    assert_eq!(to_vec(s.par_split_inclusive(',')).len(), 10_000);
     let blank = " \n".repeat(5000);
-    assert!(ordered(blank.par_split_whitespace()).is_empty());
-    assert_eq!(
-        ordered(blank.par_lines()),
-        blank.lines().collect::<Vec<_>>()
-    );
+    assert!(to_vec(blank.par_split_whitespace()).is_empty());
+    assert_eq!(to_vec(blank.par_lines()), blank.lines().collect::<Vec<_>>());
 }

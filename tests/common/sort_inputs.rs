@@ -1,5 +1,4 @@
-//! Inputs and pools shared by the sort tests.
-#![allow(dead_code)] // each test file uses a different part
+//! Inputs for the sort tests: lengths around the sorts' cut-offs and input shapes.
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -9,20 +8,6 @@ pub const LENGTHS: &[usize] = &[
     0, 1, 2, 3, 7, 64, 100, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8191, 8193, 20_000, 100_000,
     150_000, 300_000,
 ];
-
-/// Thread counts of the pools every test runs under.
-pub const THREADS: &[usize] = &[1, 2, 8];
-
-/// Runs `f` inside a pool of each size in [`THREADS`].
-pub fn on_pools(f: impl Fn(usize) + Sync) {
-    for &n in THREADS {
-        let pool = prorata::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .unwrap();
-        pool.install(|| f(n));
-    }
-}
 
 /// Makes an input of a given length from a seed.
 pub type Generator = fn(usize, u64) -> Vec<u32>;

@@ -1,31 +1,41 @@
-//! Helpers shared by the `iter_indexed_*` and `iter_sources_*` tests: pools of several
-//! sizes, and collecting a parallel iterator into a `Vec` in order through the public
-//! plumbing (so the tests do not depend on `collect`).
-
-#![allow(dead_code)]
+//! Reading a parallel iterator through the public plumbing, so that tests of
+//! adaptors and sources do not depend on `collect`.
 
 use prorata::iter::ParallelIterator;
 use prorata::iter::plumbing::*;
-
-pub const LENGTHS: [usize; 7] = [0, 1, 2, 7, 4097, 10_000, 100_000];
-
-pub fn pools() -> Vec<prorata::ThreadPool> {
-    [1, 2, 8]
-        .into_iter()
-        .map(|n| {
-            prorata::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        })
-        .collect()
-}
 
 /// The items, in the iterator's order.
 pub fn to_vec<I: ParallelIterator>(iter: I) -> Vec<I::Item> {
     iter.drive_unindexed(VecConsumer)
 }
 
+/// The items sorted, for adaptors whose order is unspecified.
+pub fn sorted<I>(iter: I) -> Vec<I::Item>
+where
+    I: ParallelIterator<Item: Ord>,
+{
+    let mut v = to_vec(iter);
+    v.sort();
+    v
+}
+
+/// Counts the items of each sequential piece (each folder).
+pub fn pieces<I: ParallelIterator>(iter: I) -> Vec<usize> {
+    iter.drive_unindexed(PieceConsumer)
+}
+
+/// Wraps an iterator and hides its length, so consumers take their unindexed path.
+pub struct Unindexed<I>(pub I);
+
+impl<I: ParallelIterator> ParallelIterator for Unindexed<I> {
+    type Item = I::Item;
+
+    fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
+        self.0.drive_unindexed(consumer)
+    }
+}
+
+/// Collects each piece into a `Vec`; the pieces are concatenated in order.
 struct VecConsumer;
 
 impl<T: Send> Consumer<T> for VecConsumer {
@@ -56,7 +66,7 @@ impl<T: Send> UnindexedConsumer<T> for VecConsumer {
     }
 }
 
-pub struct VecFolder<T>(Vec<T>);
+struct VecFolder<T>(Vec<T>);
 
 impl<T> Folder<T> for VecFolder<T> {
     type Result = Vec<T>;
@@ -75,7 +85,7 @@ impl<T> Folder<T> for VecFolder<T> {
     }
 }
 
-pub struct Concat;
+struct Concat;
 
 impl<T> Reducer<Vec<T>> for Concat {
     fn reduce(self, mut left: Vec<T>, mut right: Vec<T>) -> Vec<T> {
@@ -84,11 +94,7 @@ impl<T> Reducer<Vec<T>> for Concat {
     }
 }
 
-/// Counts the items of each sequential piece (each folder).
-pub fn pieces<I: ParallelIterator>(iter: I) -> Vec<usize> {
-    iter.drive_unindexed(PieceConsumer)
-}
-
+/// Turns each piece into its item count; the counts are concatenated in order.
 struct PieceConsumer;
 
 impl<T> Consumer<T> for PieceConsumer {
@@ -119,7 +125,7 @@ impl<T> UnindexedConsumer<T> for PieceConsumer {
     }
 }
 
-pub struct PieceFolder(usize);
+struct PieceFolder(usize);
 
 impl<T> Folder<T> for PieceFolder {
     type Result = Vec<usize>;
@@ -134,30 +140,5 @@ impl<T> Folder<T> for PieceFolder {
 
     fn full(&self) -> bool {
         false
-    }
-}
-
-/// Counts live values: every one made must be dropped exactly once.
-pub mod drops {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    #[derive(Debug)]
-    pub struct Counted<'a> {
-        pub value: usize,
-        live: &'a AtomicUsize,
-    }
-
-    impl<'a> Counted<'a> {
-        pub fn new(value: usize, live: &'a AtomicUsize) -> Self {
-            live.fetch_add(1, Ordering::SeqCst);
-            Counted { value, live }
-        }
-    }
-
-    impl Drop for Counted<'_> {
-        fn drop(&mut self) {
-            let before = self.live.fetch_sub(1, Ordering::SeqCst);
-            assert!(before > 0, "dropped twice");
-        }
     }
 }
