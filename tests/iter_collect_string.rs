@@ -1,8 +1,9 @@
-//! Strings from characters and string pieces, against std's `collect`.
+//! Strings and OS strings from characters and string pieces, against std's `collect`.
 
 mod common;
 
 use std::borrow::Cow;
+use std::ffi::{OsStr, OsString};
 
 use common::cases::for_all;
 use common::plumbing::Unindexed;
@@ -80,5 +81,41 @@ fn par_extend_appends_to_existing_text() {
         want.extend((0..len).map(ch));
         want.extend((0..len).map(word));
         assert_eq!(text, want);
+    });
+}
+
+#[test]
+fn os_string_from_os_str_pieces_as_rayon() {
+    for_all(|len| {
+        let words: Vec<OsString> = (0..len).map(|i| OsString::from(word(i))).collect();
+        let want: OsString = words.iter().map(OsString::as_os_str).collect();
+        let slices: OsString = words.par_iter().map(OsString::as_os_str).collect();
+        let owned: OsString = (0..len)
+            .into_par_iter()
+            .map(|i| OsString::from(word(i)))
+            .collect();
+        let hidden: OsString = Unindexed(words.par_iter().map(OsString::as_os_str)).collect();
+        let cows: OsString = words
+            .par_iter()
+            .map(|w| match w.len() % 2 {
+                0 => Cow::Borrowed(w.as_os_str()),
+                _ => Cow::Owned(w.clone()),
+            })
+            .collect();
+        assert_eq!(slices, want);
+        assert_eq!(owned, want);
+        assert_eq!(hidden, want);
+        assert_eq!(cows, want);
+
+        let mut text = OsString::from("start:");
+        text.par_extend(words.par_iter().map(OsString::as_os_str));
+        text.par_extend(words.par_iter().cloned());
+        text.par_extend(words.par_iter().map(|w| Cow::Borrowed(w.as_os_str())));
+        let mut expected = OsString::from("start:");
+        for _ in 0..3 {
+            expected.push(&want);
+        }
+        assert_eq!(text, expected);
+        assert_eq!(OsStr::new("start:").len() + 3 * want.len(), text.len());
     });
 }

@@ -169,3 +169,18 @@ fn collect_and_extend_eithers_into_pairs() {
         assert_eq!(extended, std_partition_map(len));
     });
 }
+
+#[test]
+fn either_extends_the_collection_it_holds() {
+    for_all(|len| {
+        let mut left: Either<Vec<usize>, std::collections::BTreeSet<usize>> = Either::Left(vec![7]);
+        left.par_extend((0..len).into_par_iter());
+        let mut right: Either<Vec<usize>, std::collections::BTreeSet<usize>> =
+            Either::Right([7].into());
+        right.par_extend(Unindexed((0..len).into_par_iter()));
+        let mut want = vec![7];
+        want.extend(0..len);
+        assert_eq!(left, Either::Left(want.clone()));
+        assert_eq!(right, Either::Right(want.into_iter().collect()));
+    });
+}

@@ -25,6 +25,21 @@ fn vec_into_par_iter_moves_every_item_in_order() {
 }
 
 #[test]
+fn references_to_boxed_slices_iterate_like_slices() {
+    for pool in pools() {
+        for &len in LENS {
+            let mut boxed: Box<[usize]> = (0..len).collect();
+            pool.install(|| {
+                let shared: Vec<&usize> = to_vec((&boxed).into_par_iter());
+                assert_eq!(shared, boxed.iter().collect::<Vec<_>>());
+                to_vec((&mut boxed).into_par_iter().map(|x| *x *= 2));
+            });
+            assert_eq!(boxed.to_vec(), (0..len).map(|x| 2 * x).collect::<Vec<_>>());
+        }
+    }
+}
+
+#[test]
 fn vec_items_not_yielded_are_dropped_once() {
     for pool in pools() {
         let live = AtomicUsize::new(0);

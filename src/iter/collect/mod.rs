@@ -27,9 +27,11 @@
 use super::IntoParallelIterator;
 
 mod cow;
+mod either;
 mod in_place;
 mod into_vec;
 mod option;
+mod os_string;
 mod pair;
 mod result;
 mod smart_pointers;

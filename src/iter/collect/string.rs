@@ -1,7 +1,8 @@
-//! `String` and `Box<str>`, from characters or string pieces.
+//! `String` and `Box<str>`, from characters or string pieces; the [`Text`] machinery
+//! that `OsString` shares.
 //!
-//! Each leaf appends its items to a `String` of its own; the pieces are chained in
-//! order and the target absorbs them with one reservation.
+//! Each leaf appends its items to a text of its own; the pieces are chained in order
+//! and the target absorbs them with one reservation.
 
 use std::borrow::Cow;
 
@@ -50,19 +51,50 @@ impl PushOnto for Cow<'_, str> {
     }
 }
 
-/// Appends the items of `iter` to `text`, in order.
-fn extend_string<T: PushOnto, I: IntoParallelIterator<Item = T>>(text: &mut String, iter: I) {
-    let mut pieces = iter
-        .into_par_iter()
-        .drive_unindexed(PieceList::<String>::new());
-    if text.is_empty() && text.capacity() == 0 && pieces.len() == 1 {
-        // A single leaf: keep its string, copy nothing.
+/// A growable text that leaves fill piece by piece: `String` or `OsString`.
+pub(super) trait Text: Default + Send {
+    /// Length in bytes.
+    fn text_len(&self) -> usize;
+    /// True for a text that never allocated.
+    fn is_unallocated(&self) -> bool;
+    /// Reserves room for `additional` more bytes.
+    fn reserve_text(&mut self, additional: usize);
+    /// Appends a copy of `piece`.
+    fn push_text(&mut self, piece: &Self);
+}
+
+impl Text for String {
+    fn text_len(&self) -> usize {
+        self.len()
+    }
+    fn is_unallocated(&self) -> bool {
+        self.capacity() == 0
+    }
+    fn reserve_text(&mut self, additional: usize) {
+        self.reserve(additional);
+    }
+    fn push_text(&mut self, piece: &Self) {
+        self.push_str(piece);
+    }
+}
+
+/// Appends the items of `iter` to `text`, in order: each leaf fills a text of its own,
+/// and `text` absorbs them with one reservation.
+pub(super) fn extend_text<S, T, I>(text: &mut S, iter: I)
+where
+    S: Text + Piece<T>,
+    T: Send,
+    I: IntoParallelIterator<Item = T>,
+{
+    let mut pieces = iter.into_par_iter().drive_unindexed(PieceList::<S>::new());
+    if text.is_unallocated() && pieces.len() == 1 {
+        // A single leaf: keep its text, copy nothing.
         *text = pieces.pop_front().unwrap_or_default();
         return;
     }
-    text.reserve(pieces.iter().map(String::len).sum());
+    text.reserve_text(pieces.iter().map(S::text_len).sum());
     for piece in pieces {
-        text.push_str(&piece);
+        text.push_text(&piece);
     }
 }
 
@@ -93,7 +125,7 @@ macro_rules! string_from {
             where
                 I: IntoParallelIterator<Item = $item>,
             {
-                extend_string(self, par_iter);
+                extend_text(self, par_iter);
             }
         }
 

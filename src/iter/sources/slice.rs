@@ -34,41 +34,31 @@ pub struct IterMut<'data, T> {
     slice: &'data mut [T],
 }
 
-impl<'data, T: Sync + 'data> IntoParallelIterator for &'data [T] {
-    type Iter = Iter<'data, T>;
-    type Item = &'data T;
+/// `IntoParallelIterator` for references to slices and to the containers that deref
+/// to one: `Iter` for shared ones, `IterMut` for mutable ones.
+macro_rules! into_slice_iter {
+    ($($container:ty),*) => {$(
+        impl<'data, T: Sync + 'data> IntoParallelIterator for &'data $container {
+            type Iter = Iter<'data, T>;
+            type Item = &'data T;
 
-    fn into_par_iter(self) -> Iter<'data, T> {
-        Iter { slice: self }
-    }
+            fn into_par_iter(self) -> Iter<'data, T> {
+                Iter { slice: self }
+            }
+        }
+
+        impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut $container {
+            type Iter = IterMut<'data, T>;
+            type Item = &'data mut T;
+
+            fn into_par_iter(self) -> IterMut<'data, T> {
+                IterMut { slice: self }
+            }
+        }
+    )*};
 }
 
-impl<'data, T: Sync + 'data> IntoParallelIterator for &'data Vec<T> {
-    type Iter = Iter<'data, T>;
-    type Item = &'data T;
-
-    fn into_par_iter(self) -> Iter<'data, T> {
-        Iter { slice: self }
-    }
-}
-
-impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut [T] {
-    type Iter = IterMut<'data, T>;
-    type Item = &'data mut T;
-
-    fn into_par_iter(self) -> IterMut<'data, T> {
-        IterMut { slice: self }
-    }
-}
-
-impl<'data, T: Send + 'data> IntoParallelIterator for &'data mut Vec<T> {
-    type Iter = IterMut<'data, T>;
-    type Item = &'data mut T;
-
-    fn into_par_iter(self) -> IterMut<'data, T> {
-        IterMut { slice: self }
-    }
-}
+into_slice_iter!([T], Vec<T>, Box<[T]>);
 
 impl<'data, T: Sync + 'data> ParallelIterator for Iter<'data, T> {
     type Item = &'data T;
