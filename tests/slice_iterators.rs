@@ -197,21 +197,55 @@ fn chunk_by_matches_std() {
 }
 
 #[test]
-#[should_panic(expected = "chunk size must be non-zero")]
+fn chunk_by_asks_once_per_pair_of_neighbours_and_split_once_per_element() {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    let relations: Vec<fn(&u32, &u32) -> bool> =
+        vec![|a, b| a == b, |a, b| a <= b, |_, _| true, |_, _| false];
+    on_pools(|_| {
+        for &len in LENS {
+            let v = input(len);
+            let pairs = len.saturating_sub(1);
+            for rel in &relations {
+                let calls = AtomicUsize::new(0);
+                let counted = |a: &u32, b: &u32| {
+                    calls.fetch_add(1, Relaxed);
+                    rel(a, b)
+                };
+                let runs = v.par_chunk_by(counted).count();
+                assert_eq!(runs, v.chunk_by(rel).count());
+                assert_eq!(calls.swap(0, Relaxed), pairs, "par_chunk_by, {len}");
+                let mut w = v.clone();
+                w.par_chunk_by_mut(counted).for_each(|run| run.reverse());
+                assert_eq!(calls.swap(0, Relaxed), pairs, "par_chunk_by_mut, {len}");
+            }
+            let calls = AtomicUsize::new(0);
+            let is_zero = |x: &u32| {
+                calls.fetch_add(1, Relaxed);
+                *x == 0
+            };
+            assert_eq!(v.par_split(is_zero).count(), v.split(|x| *x == 0).count());
+            assert_eq!(calls.swap(0, Relaxed), len, "par_split, {len}");
+        }
+    });
+}
+
+#[test]
+#[should_panic(expected = "chunk_size must not be zero")]
 fn zero_chunk_size_panics() {
     let _ = [1, 2, 3].par_chunks(0);
 }
 
 #[test]
-#[should_panic(expected = "chunk size must be non-zero")]
+#[should_panic(expected = "chunk_size must not be zero")]
 fn zero_rchunk_exact_mut_size_panics() {
     let _ = [1, 2, 3].par_rchunks_exact_mut(0);
 }
 
 #[test]
-#[should_panic(expected = "window size must be non-zero")]
-fn zero_window_size_panics() {
-    let _ = [1, 2, 3].par_windows(0);
+#[should_panic(expected = "assertion failed: self.window_size >= 1")]
+fn zero_window_size_panics_once_used() {
+    let windows = [1, 2, 3].par_windows(0);
+    let _ = windows.count();
 }
 
 #[test]

@@ -34,6 +34,10 @@ impl<'data, T: Sync, P: Fn(&T, &T) -> bool + Sync> Cutter<&'data [T]> for Bounda
     fn fold<F: Folder<Self::Item>>(&self, slice: &'data [T], folder: F) -> F {
         folder.consume_iter(slice.chunk_by(self.0))
     }
+    fn fold_uncut<F: Folder<Self::Item>>(slice: &'data [T], folder: F) -> F {
+        // One run, if any.
+        folder.consume_iter(Some(slice).filter(|s| !s.is_empty()))
+    }
 }
 
 impl<'data, T: Send, P: Fn(&T, &T) -> bool + Sync> Cutter<&'data mut [T]> for Boundary<'_, P> {
@@ -49,6 +53,9 @@ impl<'data, T: Send, P: Fn(&T, &T) -> bool + Sync> Cutter<&'data mut [T]> for Bo
     }
     fn fold<F: Folder<Self::Item>>(&self, slice: &'data mut [T], folder: F) -> F {
         folder.consume_iter(slice.chunk_by_mut(self.0))
+    }
+    fn fold_uncut<F: Folder<Self::Item>>(slice: &'data mut [T], folder: F) -> F {
+        folder.consume_iter(Some(slice).filter(|s| !s.is_empty()))
     }
 }
 

@@ -1,6 +1,8 @@
 //! The unindexed producer behind splits and groups: it cuts a slice where a separator
 //! (or a group boundary) lies near the middle, so that the sequential method run on
-//! each piece yields, end to end, exactly what it yields on the whole slice.
+//! each piece yields, end to end, exactly what it yields on the whole slice. The
+//! predicate is asked about each place once (for `par_chunk_by`: exactly once per
+//! pair of neighbours), as in Rayon.
 
 use crate::iter::plumbing::{Folder, UnindexedProducer};
 use std::ops::Range;
@@ -40,40 +42,51 @@ pub(super) trait Cutter<S: SliceRef>: Sync {
     fn cut(slice: S, index: usize) -> (S, S);
     /// Feeds the items of `slice` to `folder`, using the sequential method.
     fn fold<F: Folder<Self::Item>>(&self, slice: S, folder: F) -> F;
+    /// Feeds the items of `slice`, known to hold no cut point among its candidates,
+    /// to `folder` without asking the predicate again.
+    fn fold_uncut<F: Folder<Self::Item>>(slice: S, folder: F) -> F;
 }
 
-/// Cuts a slice at cut points near its middle, never rescanning a stretch known to
-/// hold none.
+/// Cuts a slice at cut points near its middle. Every candidate is tested at most
+/// once over the whole traversal, as in Rayon: a piece remembers how far its
+/// candidates are untested (`tail`); those from `tail` on are known not to be cuts.
 pub(super) struct CutProducer<'c, S, C> {
     slice: S,
     cutter: &'c C,
-    /// True when the slice is known to hold no cut point.
-    clean: bool,
+    /// Candidates at `tail` and beyond were tested and are not cut points.
+    tail: usize,
 }
 
 impl<'c, S: SliceRef, C: Cutter<S>> CutProducer<'c, S, C> {
     pub(super) fn new(slice: S, cutter: &'c C) -> Self {
+        let tail = slice.elems().len();
         CutProducer {
             slice,
             cutter,
-            clean: false,
+            tail,
         }
     }
 
-    /// The cut point nearest below the middle, else the nearest above it; `true` with
-    /// it when everything before it was found clean.
-    fn find_cut(&self) -> Option<(usize, bool)> {
+    /// The untested candidates (an empty range when all were tested).
+    fn untested(&self) -> Range<usize> {
+        let range = C::candidates(self.slice.elems().len());
+        range.start..range.end.min(self.tail).max(range.start)
+    }
+
+    /// The first cut point from the middle on, else the last one before it, with the
+    /// `tail` of the left piece and whether the right piece holds untested candidates.
+    fn find_cut(&self) -> Option<(usize, usize, bool)> {
+        let untested = self.untested();
         let elems = self.slice.elems();
-        let range = C::candidates(elems.len());
-        let mid = elems.len() / 2;
         let is_cut = |i: &usize| self.cutter.is_cut(elems, *i);
-        let below = range.start..mid.clamp(range.start, range.end);
-        if let Some(index) = below.clone().rev().find(is_cut) {
-            return Some((index, false));
+        let mid = (elems.len() / 2).clamp(untested.start, untested.end);
+        if let Some(index) = (mid..untested.end).find(is_cut) {
+            // The left piece was tested from `mid` on; the right one not at all.
+            return Some((index, mid, true));
         }
-        (below.end..range.end)
-            .find(is_cut)
-            .map(|index| (index, true))
+        // Everything from the cut on was tested.
+        let index = (untested.start..mid).rev().find(is_cut)?;
+        Some((index, index, false))
     }
 }
 
@@ -81,25 +94,43 @@ impl<S: SliceRef, C: Cutter<S>> UnindexedProducer for CutProducer<'_, S, C> {
     type Item = C::Item;
 
     fn split(self) -> (Self, Option<Self>) {
-        let found = if self.clean { None } else { self.find_cut() };
-        let Some((index, left_clean)) = found else {
-            let clean = CutProducer {
-                clean: true,
-                ..self
-            };
-            return (clean, None);
+        let Some((index, left_tail, right_untested)) = self.find_cut() else {
+            return (CutProducer { tail: 0, ..self }, None);
         };
+        let len = self.slice.elems().len();
         let (left, right) = C::cut(self.slice, index);
-        let piece = |slice, clean| CutProducer {
+        // Candidates keep their place, shifted by where the right piece starts.
+        let right_start = len - right.elems().len();
+        let right_tail = match right_untested {
+            true => self.tail.saturating_sub(right_start),
+            false => 0,
+        };
+        let piece = |slice, tail| CutProducer {
             slice,
             cutter: self.cutter,
-            clean,
+            tail,
         };
-        (piece(left, left_clean), Some(piece(right, false)))
+        (piece(left, left_tail), Some(piece(right, right_tail)))
     }
 
     fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
-        self.cutter.fold(self.slice, folder)
+        let untested = self.untested();
+        if self.tail >= C::candidates(self.slice.elems().len()).end {
+            return self.cutter.fold(self.slice, folder);
+        }
+        // The last cut among the untested candidates splits the piece into a part
+        // the sequential method handles and a part known to hold no cut.
+        let elems = self.slice.elems();
+        let last = untested.rev().find(|&i| self.cutter.is_cut(elems, i));
+        let Some(index) = last else {
+            return C::fold_uncut(self.slice, folder);
+        };
+        let (left, right) = C::cut(self.slice, index);
+        let folder = self.cutter.fold(left, folder);
+        if folder.full() {
+            return folder;
+        }
+        C::fold_uncut(right, folder)
     }
 }
 

@@ -36,9 +36,9 @@ pub use windows::{ArrayWindows, Windows};
 #[cfg(test)]
 pub(crate) use cut::tests::split_fully;
 
-/// Panics with std's message when a chunk size is zero.
+/// Panics with Rayon's message when a chunk size is zero.
 fn assert_chunk_size(chunk_size: usize) {
-    assert!(chunk_size != 0, "chunk size must be non-zero");
+    assert!(chunk_size != 0, "chunk_size must not be zero");
 }
 
 /// Parallel methods of shared slices, as in Rayon.

@@ -28,6 +28,10 @@ impl<'data, 'p, T: Sync, P: Fn(&T) -> bool + Sync> Cutter<&'data [T]> for Exclus
     fn fold<F: Folder<Self::Item>>(&self, slice: &'data [T], folder: F) -> F {
         folder.consume_iter(slice.split(self.0))
     }
+    fn fold_uncut<F: Folder<Self::Item>>(slice: &'data [T], folder: F) -> F {
+        // No separator: the whole slice, even empty, is one piece.
+        folder.consume(slice)
+    }
 }
 
 impl<'data, 'p, T: Send, P: Fn(&T) -> bool + Sync> Cutter<&'data mut [T]> for Exclusive<'p, P> {
@@ -44,6 +48,10 @@ impl<'data, 'p, T: Send, P: Fn(&T) -> bool + Sync> Cutter<&'data mut [T]> for Ex
     }
     fn fold<F: Folder<Self::Item>>(&self, slice: &'data mut [T], folder: F) -> F {
         folder.consume_iter(slice.split_mut(self.0))
+    }
+    fn fold_uncut<F: Folder<Self::Item>>(slice: &'data mut [T], folder: F) -> F {
+        // No separator: the whole slice, even empty, is one piece.
+        folder.consume(slice)
     }
 }
 
@@ -62,6 +70,10 @@ impl<'data, 'p, T: Sync, P: Fn(&T) -> bool + Sync> Cutter<&'data [T]> for Inclus
     fn fold<F: Folder<Self::Item>>(&self, slice: &'data [T], folder: F) -> F {
         folder.consume_iter(slice.split_inclusive(self.0))
     }
+    fn fold_uncut<F: Folder<Self::Item>>(slice: &'data [T], folder: F) -> F {
+        // No separator before the last element: one piece, unless empty.
+        folder.consume_iter(Some(slice).filter(|s| !s.is_empty()))
+    }
 }
 
 impl<'data, 'p, T: Send, P: Fn(&T) -> bool + Sync> Cutter<&'data mut [T]> for Inclusive<'p, P> {
@@ -77,6 +89,10 @@ impl<'data, 'p, T: Send, P: Fn(&T) -> bool + Sync> Cutter<&'data mut [T]> for In
     }
     fn fold<F: Folder<Self::Item>>(&self, slice: &'data mut [T], folder: F) -> F {
         folder.consume_iter(slice.split_inclusive_mut(self.0))
+    }
+    fn fold_uncut<F: Folder<Self::Item>>(slice: &'data mut [T], folder: F) -> F {
+        // No separator before the last element: one piece, unless empty.
+        folder.consume_iter(Some(slice).filter(|s| !s.is_empty()))
     }
 }
 

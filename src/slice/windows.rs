@@ -24,8 +24,8 @@ pub struct Windows<'data, T> {
 }
 
 impl<'data, T> Windows<'data, T> {
+    /// A size of 0 panics only once the iterator is used, as in Rayon.
     pub(super) fn new(slice: &'data [T], window_size: usize) -> Self {
-        assert!(window_size != 0, "window size must be non-zero");
         Windows { window_size, slice }
     }
 }
@@ -50,6 +50,8 @@ impl<'data, T: Sync> ParallelIterator for Windows<'data, T> {
 
 impl<T: Sync> IndexedParallelIterator for Windows<'_, T> {
     fn len(&self) -> usize {
+        // Rayon's check, so the message is the same.
+        assert!(self.window_size >= 1);
         window_count(self.slice.len(), self.window_size)
     }
 
