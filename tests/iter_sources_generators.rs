@@ -5,7 +5,7 @@ mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use common::cases::{LENS, pools};
+use common::cases::{LENS, pool, pools};
 use common::plumbing::to_vec;
 use prorata::iter::{self, Either};
 use prorata::prelude::*;
@@ -48,6 +48,40 @@ fn repeat_n_clones_all_but_one() {
     let all = to_vec(iter::repeat_n(Clones(clones), 1000));
     assert_eq!(all.len(), 1000);
     assert!(live.load(Ordering::Relaxed) <= 999 + 64);
+}
+
+#[test]
+fn repeat_n_clones_only_for_items_it_yields() {
+    #[derive(Debug)]
+    struct Clones<'a>(&'a AtomicUsize);
+    impl Clone for Clones<'_> {
+        fn clone(&self) -> Self {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            Clones(self.0)
+        }
+    }
+    for pool in pools() {
+        for &len in LENS {
+            let clones = AtomicUsize::new(0);
+            let element = || Clones(&clones);
+            let counted = pool.install(|| iter::repeat_n(element(), len).count());
+            assert_eq!(
+                (counted, clones.swap(0, Ordering::Relaxed)),
+                (len, 0),
+                "count"
+            );
+            let all: Vec<_> = pool.install(|| iter::repeat_n(element(), len).collect());
+            // One clone per item but the last of each piece, one per split: n - 1.
+            let made = clones.swap(0, Ordering::Relaxed);
+            assert_eq!((all.len(), made), (len, len.saturating_sub(1)), "collect");
+            let every_fifth: Vec<_> =
+                pool.install(|| iter::repeat_n(element(), len).step_by(5).collect());
+            let made = clones.swap(0, Ordering::Relaxed);
+            assert_eq!(every_fifth.len(), len.div_ceil(5));
+            // Skipped items are not made; a piece's copy may end unused.
+            assert!(made <= len / 5 + 64, "step_by: {made} clones for {len}");
+        }
+    }
 }
 
 #[test]
@@ -203,4 +237,121 @@ fn tuples_zip_like_std() {
             assert_eq!(one, a.iter().rev().map(|x| (x,)).collect::<Vec<_>>());
         }
     }
+}
+
+/// A directory walker as crawlers write them: `next()` waits until a directory being
+/// read elsewhere adds entries, and ends when nothing is queued or being read.
+struct Walker<'a> {
+    queue: &'a std::sync::Mutex<Vec<u32>>,
+    /// Entries queued or taken but not yet read.
+    pending: &'a AtomicUsize,
+    /// Turns a livelock into a failure instead of a hung test run.
+    watchdog: std::time::Instant,
+}
+
+impl Iterator for Walker<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        loop {
+            if let Some(entry) = self.queue.lock().unwrap().pop() {
+                return Some(entry);
+            }
+            if self.pending.load(Ordering::SeqCst) == 0 {
+                return None;
+            }
+            // Not a timing: a walk of a few dozen entries that still waits after 20 s
+            // waits for ever.
+            let waited = self.watchdog.elapsed();
+            assert!(
+                waited.as_secs() < 20,
+                "par_bridge livelocked: next() waits for ever"
+            );
+            std::thread::yield_now();
+        }
+    }
+}
+
+#[test]
+fn par_bridge_finishes_a_walk_fed_by_its_own_items() {
+    // Trees as children of each entry: a chain, a binary tree, a root with a few leaves.
+    let shapes: [(&str, fn(u32) -> Vec<u32>, usize); 3] = [
+        ("chain", |n| if n < 40 { vec![n + 1] } else { vec![] }, 41),
+        (
+            "binary",
+            |n| {
+                if n < 63 {
+                    vec![2 * n + 1, 2 * n + 2]
+                } else {
+                    vec![]
+                }
+            },
+            127,
+        ),
+        ("tiny", |n| if n == 0 { vec![1, 2, 3] } else { vec![] }, 4),
+    ];
+    for pool in pools() {
+        for (name, children, size) in shapes {
+            for _ in 0..20 {
+                let queue = std::sync::Mutex::new(vec![0]);
+                let pending = AtomicUsize::new(1);
+                let seen: Vec<AtomicUsize> = (0..size).map(|_| AtomicUsize::new(0)).collect();
+                let walker = Walker {
+                    queue: &queue,
+                    pending: &pending,
+                    watchdog: std::time::Instant::now(),
+                };
+                pool.install(|| {
+                    walker.par_bridge().for_each(|entry| {
+                        seen[entry as usize].fetch_add(1, Ordering::Relaxed);
+                        let kids = children(entry);
+                        pending.fetch_add(kids.len(), Ordering::SeqCst);
+                        queue.lock().unwrap().extend(kids);
+                        pending.fetch_sub(1, Ordering::SeqCst);
+                    })
+                });
+                assert!(
+                    seen.iter().all(|s| s.load(Ordering::Relaxed) == 1),
+                    "{name}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn par_bridge_from_inside_its_own_items_does_not_deadlock() {
+    // An iterator whose `next()` runs a parallel loop: while it waits for that loop,
+    // its worker may steal another piece of the bridge, whose lock it holds.
+    for pool in pools() {
+        let total = pool.install(|| {
+            (0..200u64)
+                .map(|x| (0..100u64).into_par_iter().map(|y| x * y).sum::<u64>())
+                .par_bridge()
+                .sum::<u64>()
+        });
+        assert_eq!(total, (0..200u64).sum::<u64>() * (0..100u64).sum::<u64>());
+    }
+}
+
+#[test]
+fn par_bridge_pulls_no_item_past_a_short_circuit_on_one_worker() {
+    // One item per lock, as in Rayon: `next()` runs once per item consumed, and not
+    // again once the search has found its item (a batch would run it ahead).
+    let pulled = AtomicUsize::new(0);
+    let counted = || {
+        (0..10_000u32).inspect(|_| {
+            pulled.fetch_add(1, Ordering::Relaxed);
+        })
+    };
+    let ours = pool(1).install(|| counted().par_bridge().find_any(|&x| x == 5));
+    let our_pulls = pulled.swap(0, Ordering::Relaxed);
+    let rayon_pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let theirs = rayon_pool.install(|| {
+        let bridge = rayon::iter::ParallelBridge::par_bridge(counted());
+        rayon::iter::ParallelIterator::find_any(bridge, |&x| x == 5)
+    });
+    let their_pulls = pulled.swap(0, Ordering::Relaxed);
+    assert_eq!((ours, our_pulls), (Some(5), 6));
+    assert_eq!((theirs, their_pulls), (Some(5), 6));
 }

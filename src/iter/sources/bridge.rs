@@ -1,16 +1,18 @@
 //! `par_bridge()`: turns any sequential `Iterator` into a parallel iterator. Workers
 //! pull items from the shared iterator under a lock, so items are processed in
 //! parallel but reach the consumer in no particular order.
+//!
+//! A worker takes one item per lock, as in Rayon. An iterator may be fed by the items
+//! it yields (a directory walker whose `next()` waits for the children of the
+//! directories being read): a worker that took a batch and waited in `next()` for more
+//! would wait for its own unprocessed items, for ever. And `next()` may have side
+//! effects: after a short-circuit, each worker has pulled at most the one item it held.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::iter::plumbing::*;
 use crate::iter::*;
-
-/// Items a worker pulls per lock at most; it starts with one and doubles, so a short
-/// iterator of expensive items is still shared among the workers.
-const MAX_BATCH: usize = 64;
 
 /// Converts a sequential iterator into a parallel one (`iter.par_bridge()`).
 ///
@@ -55,9 +57,11 @@ where
     type Item = Iter::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
+        let threads = crate::current_num_threads();
         let shared = Shared {
             iter: Mutex::new(Some(self.iter)),
-            splits: AtomicUsize::new(crate::current_num_threads()),
+            splits: AtomicUsize::new(threads),
+            pulling: (0..threads).map(|_| AtomicBool::new(false)).collect(),
         };
         bridge_unindexed(BridgeProducer { shared: &shared }, consumer)
     }
@@ -68,6 +72,11 @@ struct Shared<Iter> {
     iter: Mutex<Option<Iter>>,
     /// How many more pieces may be split off: one per worker.
     splits: AtomicUsize,
+    /// Per worker: whether it already runs a pulling loop. `next()` or the consumer
+    /// may call into the pool, and the worker may then steal another piece of this
+    /// bridge while it holds the lock; that piece must not pull (the lock is not
+    /// reentrant), and need not: the outer loop pulls until the iterator ends.
+    pulling: Vec<AtomicBool>,
 }
 
 struct BridgeProducer<'a, Iter> {
@@ -78,20 +87,24 @@ impl<Iter> BridgeProducer<'_, Iter>
 where
     Iter: Iterator,
 {
-    /// Refills `batch` with up to `want` items; false once the iterator is done (or
-    /// another worker panicked inside it).
-    fn pull(&self, batch: &mut Vec<Iter::Item>, want: usize) -> bool {
-        let Ok(mut guard) = self.shared.iter.lock() else {
-            return false;
-        };
-        let Some(iter) = guard.as_mut() else {
-            return false;
-        };
-        batch.extend(iter.by_ref().take(want));
-        if batch.len() < want {
+    /// The next item; `None` once the iterator is done (or another worker panicked
+    /// inside it). The lock is held only for the one `next()`.
+    fn pull(&self) -> Option<Iter::Item> {
+        let mut guard = self.shared.iter.lock().ok()?;
+        let item = guard.as_mut()?.next();
+        if item.is_none() {
             *guard = None;
         }
-        !batch.is_empty()
+        item
+    }
+
+    /// Marks this worker as pulling; false if it already was (a nested piece).
+    fn start_pulling(&self) -> bool {
+        let Some(index) = crate::current_thread_index() else {
+            return true;
+        };
+        let flags = &self.shared.pulling;
+        !flags[index % flags.len()].swap(true, Ordering::Relaxed)
     }
 }
 
@@ -113,14 +126,12 @@ where
     }
 
     fn fold_with<F: Folder<Self::Item>>(self, mut folder: F) -> F {
-        let mut batch = Vec::new();
-        let mut want = 1;
-        while !folder.full() && self.pull(&mut batch, want) {
-            let mut items = batch.drain(..);
-            folder = folder.consume_iter(&mut items);
-            // Items left over when the folder filled up are dropped with `items`.
-            drop(items);
-            want = (want * 2).min(MAX_BATCH);
+        if !self.start_pulling() {
+            return folder;
+        }
+        while !folder.full() {
+            let Some(item) = self.pull() else { break };
+            folder = folder.consume(item);
         }
         folder
     }

@@ -140,6 +140,16 @@ impl<T: Clone + Send> ParallelIterator for RepeatN<T> {
     fn opt_len(&self) -> Option<usize> {
         Some(self.inner.count)
     }
+
+    /// The count is known: no item is made, so the element is never cloned.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// assert_eq!(prorata::iter::repeat_n(vec![0u8; 1 << 20], 1000).count(), 1000);
+    /// ```
+    fn count(self) -> usize {
+        self.inner.count
+    }
 }
 
 impl<T: Clone + Send> IndexedParallelIterator for RepeatN<T> {
@@ -215,11 +225,35 @@ impl<T: Clone> Iterator for RepeatNIter<T> {
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.count, Some(self.count))
     }
+
+    // Skipping and counting make no clones (a `step_by` above skips with `nth`).
+    fn nth(&mut self, n: usize) -> Option<T> {
+        if n >= self.count {
+            self.count = 0;
+            self.element = None;
+            return None;
+        }
+        self.count -= n;
+        self.next()
+    }
+
+    fn count(self) -> usize {
+        self.count
+    }
+
+    fn last(mut self) -> Option<T> {
+        self.count = self.count.min(1);
+        self.next()
+    }
 }
 
 impl<T: Clone> DoubleEndedIterator for RepeatNIter<T> {
     fn next_back(&mut self) -> Option<T> {
         self.next()
+    }
+
+    fn nth_back(&mut self, n: usize) -> Option<T> {
+        self.nth(n)
     }
 }
 
