@@ -90,10 +90,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     #[track_caller]
     fn by_uniform_blocks(self, block_size: usize) -> UniformBlocks<Self> {
-        assert!(
-            block_size != 0,
-            "by_uniform_blocks: block_size must not be zero"
-        );
+        assert!(block_size != 0, "block_size must not be zero");
         UniformBlocks::new(self, block_size)
     }
 
@@ -180,7 +177,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
     /// ```
     #[track_caller]
     fn chunks(self, chunk_size: usize) -> Chunks<Self> {
-        assert!(chunk_size != 0, "chunks: chunk_size must not be zero");
+        assert!(chunk_size != 0, "chunk_size must not be zero");
         Chunks::new(self, chunk_size)
     }
 
@@ -208,7 +205,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
         F: Fn(T, Self::Item) -> T + Send + Sync,
         T: Send,
     {
-        assert!(chunk_size != 0, "fold_chunks: chunk_size must not be zero");
+        assert!(chunk_size != 0, "chunk_size must not be zero");
         FoldChunks::new(self, chunk_size, identity, fold_op)
     }
 
@@ -235,10 +232,7 @@ pub trait IndexedParallelIterator: ParallelIterator {
         T: Send + Clone,
         F: Fn(T, Self::Item) -> T + Send + Sync,
     {
-        assert!(
-            chunk_size != 0,
-            "fold_chunks_with: chunk_size must not be zero"
-        );
+        assert!(chunk_size != 0, "chunk_size must not be zero");
         FoldChunksWith::new(self, chunk_size, init, fold_op)
     }
 

@@ -58,10 +58,7 @@ where
     B: IndexedParallelIterator<Item = A::Item>,
 {
     fn len(&self) -> usize {
-        self.a
-            .len()
-            .checked_add(self.b.len())
-            .expect("chain: total length overflows usize")
+        self.a.len().checked_add(self.b.len()).expect("overflow")
     }
 
     fn drive<C: Consumer<A::Item>>(self, consumer: C) -> C::Result {

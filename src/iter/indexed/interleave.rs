@@ -47,10 +47,7 @@ where
     J: IndexedParallelIterator<Item = I::Item>,
 {
     fn len(&self) -> usize {
-        self.i
-            .len()
-            .checked_add(self.j.len())
-            .expect("interleave: the total length overflows usize")
+        self.i.len().checked_add(self.j.len()).expect("overflow")
     }
 
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {

@@ -48,36 +48,32 @@ pub trait ParallelDrainRange<Idx = usize> {
     ///
     /// # Panics
     ///
-    /// If the range starts after it ends or ends past the collection's end, as
-    /// std's `drain` does.
+    /// If the range starts after it ends or ends past the collection's end, with
+    /// Rayon's messages.
     fn par_drain<R: RangeBounds<Idx>>(self, range: R) -> Self::Iter;
 }
 
-/// Resolves `range` against a length `len`, panicking like std's `drain` on a range
-/// that does not fit.
+/// Resolves `range` against a length `len`, panicking with Rayon's messages on a
+/// range that does not fit.
 #[track_caller]
 pub(crate) fn checked_range<R: RangeBounds<usize>>(range: R, len: usize) -> Range<usize> {
     let start = match range.start_bound() {
-        Bound::Included(&start) => start,
-        Bound::Excluded(&start) => start
-            .checked_add(1)
-            .expect("attempted to drain from after usize::MAX"),
         Bound::Unbounded => 0,
+        Bound::Included(&i) if i <= len => i,
+        Bound::Excluded(&i) if i < len => i + 1,
+        bound => panic!("range start {bound:?} should be <= length {len}"),
     };
     let end = match range.end_bound() {
-        Bound::Included(&end) => end
-            .checked_add(1)
-            .expect("attempted to drain up to and including usize::MAX"),
-        Bound::Excluded(&end) => end,
         Bound::Unbounded => len,
+        Bound::Excluded(&i) if i <= len => i,
+        Bound::Included(&i) if i < len => i + 1,
+        bound => panic!("range end {bound:?} should be <= length {len}"),
     };
     assert!(
         start <= end,
-        "drain range starts at {start} but ends at {end}"
-    );
-    assert!(
-        end <= len,
-        "drain range end {end} is out of range for a collection of length {len}"
+        "range start {:?} should be <= range end {:?}",
+        range.start_bound(),
+        range.end_bound()
     );
     start..end
 }
