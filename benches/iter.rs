@@ -108,6 +108,22 @@ fn fold(c: &mut Criterion) {
     group.finish();
 }
 
+/// `deterministic()` against the plain adaptive `sum` on 10^7 floats: the price of
+/// reproducible bits (the target is within 10%).
+fn deterministic_sum(c: &mut Criterion) {
+    use prorata::prelude::*;
+    let mut group = c.benchmark_group("deterministic_sum");
+    let n = 10_000_000usize;
+    let v: Vec<f64> = (0..n).map(|i| work(i) as f64 * 1e-10).collect();
+    group.bench_function(BenchmarkId::new("sum", n), |b| {
+        b.iter(|| black_box(&v).par_iter().sum::<f64>())
+    });
+    group.bench_function(BenchmarkId::new("deterministic_sum", n), |b| {
+        b.iter(|| black_box(&v).par_iter().deterministic().sum::<f64>())
+    });
+    group.finish();
+}
+
 fn short_settings() -> Criterion {
     Criterion::default()
         .sample_size(10)
@@ -118,6 +134,6 @@ fn short_settings() -> Criterion {
 criterion_group! {
     name = benches;
     config = short_settings();
-    targets = map_sum, filter_count, flat_map_iter, fold
+    targets = map_sum, filter_count, flat_map_iter, fold, deterministic_sum
 }
 criterion_main!(benches);

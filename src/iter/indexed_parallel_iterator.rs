@@ -515,6 +515,36 @@ pub trait IndexedParallelIterator: ParallelIterator {
         MaxLen::new(self, max)
     }
 
+    /// Splits the work at points that depend only on the length, not on the pool or
+    /// on which thread steals what, so that reductions are reproducible:
+    /// `v.par_iter().deterministic().sum::<f64>()` returns the same bits on a pool of
+    /// any size, in every run. (Without it, the grouping of a float sum follows the
+    /// splitting, which adapts to idle workers.)
+    ///
+    /// The tree: a piece of `len` items is cut at `len / 2` while `len / 2` is at least
+    /// the leaf length (`ceil(n / 64)` for `n` items, at most 4096; see
+    /// [`Deterministic::with_leaf_len`]); each leaf is folded from its first item to
+    /// its last, and the results of two halves are reduced left with right.
+    ///
+    /// It covers the consumers and adaptors that preserve order (`sum`, `product`,
+    /// `reduce`, `fold`, `map`, `filter`, `zip`, `collect`, ...). Parallel iterators
+    /// nested inside items (`flat_map`) split on their own: make them
+    /// `deterministic()` too. Searches that stop early (`find_any`, `try_reduce` with
+    /// a failure) still return whichever match they find first.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// let v: Vec<f64> = (0..100_000).map(|i| (i as f64).sin() * 1e10f64.powi(i % 3)).collect();
+    /// let sum = |threads| {
+    ///     let pool = prorata::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    ///     pool.install(|| v.par_iter().deterministic().sum::<f64>())
+    /// };
+    /// assert_eq!(sum(1).to_bits(), sum(3).to_bits());
+    /// ```
+    fn deterministic(self) -> Deterministic<Self> {
+        Deterministic::new(self)
+    }
+
     // ===== (end of indexed methods) ===============================================
 
     // ===== Indexed collections (collect_into_vec, unzip_into_vecs) ================

@@ -79,14 +79,16 @@ len_limit_iter!(MinLen, min, Limit::Min);
 len_limit_iter!(MaxLen, max, Limit::Max);
 
 #[derive(Clone, Copy)]
-enum Limit {
+pub(super) enum Limit {
     Min(usize),
     Max(usize),
+    /// Both bounds at once, whatever the base asks (`deterministic`).
+    Exact(usize),
 }
 
-struct LimitCallback<CB> {
-    callback: CB,
-    limit: Limit,
+pub(super) struct LimitCallback<CB> {
+    pub(super) callback: CB,
+    pub(super) limit: Limit,
 }
 
 impl<T, CB: ProducerCallback<T>> ProducerCallback<T> for LimitCallback<CB> {
@@ -100,7 +102,7 @@ impl<T, CB: ProducerCallback<T>> ProducerCallback<T> for LimitCallback<CB> {
     }
 }
 
-struct LimitProducer<P> {
+pub(super) struct LimitProducer<P> {
     base: P,
     limit: Limit,
 }
@@ -117,6 +119,7 @@ impl<P: Producer> Producer for LimitProducer<P> {
         match self.limit {
             Limit::Min(min) => self.base.min_len().max(min),
             Limit::Max(_) => self.base.min_len(),
+            Limit::Exact(len) => len,
         }
     }
 
@@ -124,6 +127,7 @@ impl<P: Producer> Producer for LimitProducer<P> {
         match self.limit {
             Limit::Min(_) => self.base.max_len(),
             Limit::Max(max) => self.base.max_len().min(max),
+            Limit::Exact(len) => len,
         }
     }
 

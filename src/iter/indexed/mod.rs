@@ -5,6 +5,7 @@
 mod blocks;
 mod chunks;
 mod compare;
+mod deterministic;
 mod find_index;
 mod interleave;
 mod len_limits;
@@ -19,6 +20,7 @@ mod zip;
 pub use blocks::{ExponentialBlocks, UniformBlocks};
 pub use chunks::{Chunks, FoldChunks, FoldChunksWith};
 pub(crate) use compare::{compare, compare_partial, equal};
+pub use deterministic::Deterministic;
 pub(crate) use find_index::{Side, find_index};
 pub use interleave::{Interleave, InterleaveShortest};
 pub use len_limits::{MaxLen, MinLen};

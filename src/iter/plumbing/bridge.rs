@@ -123,7 +123,7 @@ where
 
 /// Folds a leaf sequentially, in runs of `SAFE_POINT_EVERY` items with a safe point
 /// between runs. A loop, not recursion: a leaf may hold billions of items.
-fn fold_with_safe_points<P, F>(len: usize, producer: P, mut folder: F) -> F
+pub(crate) fn fold_with_safe_points<P, F>(len: usize, producer: P, mut folder: F) -> F
 where
     P: Producer,
     F: Folder<P::Item>,

@@ -16,6 +16,7 @@ mod bridge;
 mod head_start;
 mod splitter;
 
+pub(crate) use bridge::fold_with_safe_points;
 pub use bridge::{bridge, bridge_producer_consumer, bridge_unindexed};
 
 /// An indexed source of items that can be split at any index.
