@@ -1,8 +1,11 @@
 //! `intersperse`: a clone of a separator between every two neighbouring items.
 //!
 //! Indexed, every output place is known: a piece knows whether it starts with a
-//! separator. Unindexed, separators between pieces are added when the pieces' results
-//! are joined (see `IntersperseConsumer`).
+//! separator. Over a base of known length driven into a consumer, the consumer is
+//! split by counts too ([`counted`]). Unindexed, separators between pieces are added
+//! when the pieces' results are joined (see `IntersperseConsumer`).
+
+mod counted;
 
 use std::cell::Cell;
 
@@ -47,6 +50,11 @@ where
     type Item = I::Item;
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
+        if self.base.opt_len().is_some() {
+            // The base splits by index, and so must the consumer downstream (which
+            // may be an in-place `collect` that cannot split otherwise).
+            return (self.base).drive_unindexed(counted::CountedConsumer::new(consumer, self.item));
+        }
         let consumer = IntersperseConsumer {
             base: consumer,
             item: self.item.clone(),
@@ -67,7 +75,7 @@ where
     I: IndexedParallelIterator<Item: Clone>,
 {
     fn len(&self) -> usize {
-        interspersed_len(self.base.len()).expect("intersperse: length overflows usize")
+        interspersed_len(self.base.len()).expect("overflow")
     }
 
     fn drive<C: Consumer<I::Item>>(self, consumer: C) -> C::Result {
