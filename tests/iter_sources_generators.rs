@@ -346,7 +346,10 @@ fn par_bridge_pulls_no_item_past_a_short_circuit_on_one_worker() {
     };
     let ours = pool(1).install(|| counted().par_bridge().find_any(|&x| x == 5));
     let our_pulls = pulled.swap(0, Ordering::Relaxed);
-    let rayon_pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let rayon_pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
     let theirs = rayon_pool.install(|| {
         let bridge = rayon::iter::ParallelBridge::par_bridge(counted());
         rayon::iter::ParallelIterator::find_any(bridge, |&x| x == 5)
