@@ -185,36 +185,79 @@ fn random_answer(state: &AtomicU64) -> Ordering {
 }
 
 #[test]
-fn inconsistent_comparators_leave_a_permutation() {
+fn inconsistent_comparators_never_panic_and_leave_a_permutation() {
     type Answer = fn(&AtomicU64) -> Ordering;
     let answers: [(&str, Answer); 3] = [
         ("random", random_answer),
         ("always less", |_| Ordering::Less),
         ("always greater", |_| Ordering::Greater),
     ];
+    let lens = [
+        2usize, 3, 7, 20, 21, 33, 64, 100, 1000, 5000, 30_000, 150_000,
+    ];
     for &threads in THREADS {
         let pool = pool(threads);
         for (answer_name, answer) in answers {
-            for len in [3usize, 100, 5000, 30_000, 150_000, 300_000] {
-                for stable in [true, false] {
-                    let what =
-                        format!("{answer_name}, stable {stable}, len {len}, {threads} threads");
+            for len in lens {
+                for kind in ["stable", "unstable", "stable by key", "unstable by key"] {
+                    let what = format!("{answer_name}, {kind}, len {len}, {threads} threads");
                     let state = AtomicU64::new(0x2545_F491_4F6C_DD1D);
                     let mut v = tracked_input(len, isize::MAX / 2, 3);
                     let compare = |_: &Tracked, _: &Tracked| answer(&state);
-                    // std's sorts may panic when they notice the order is not total.
-                    let _ = catch_unwind(AssertUnwindSafe(|| {
-                        pool.install(|| {
-                            if stable {
-                                v.par_sort_by(compare)
-                            } else {
-                                v.par_sort_unstable_by(compare)
-                            }
-                        })
-                    }));
+                    // A key that orders inconsistently: a fresh answer on every call.
+                    let key = |_: &Tracked| answer(&state);
+                    // As in Rayon, and unlike std's sorts since Rust 1.81: no panic.
+                    pool.install(|| match kind {
+                        "stable" => v.par_sort_by(compare),
+                        "unstable" => v.par_sort_unstable_by(compare),
+                        "stable by key" => v.par_sort_by_key(key),
+                        _ => v.par_sort_unstable_by_key(key),
+                    });
                     assert_each_element_once(v, len, &what);
                 }
             }
+        }
+    }
+}
+
+/// A key whose order answers at random.
+#[derive(Clone, Copy)]
+struct Fickle(&'static AtomicU64);
+
+impl PartialEq for Fickle {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Fickle {}
+
+impl PartialOrd for Fickle {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Fickle {
+    fn cmp(&self, _: &Self) -> Ordering {
+        random_answer(self.0)
+    }
+}
+
+#[test]
+fn inconsistent_orders_of_cached_keys_and_of_elements_never_panic() {
+    let state: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0x9E37_79B9)));
+    for &threads in THREADS {
+        let pool = pool(threads);
+        for len in [2usize, 21, 100, 5000, 150_000] {
+            let mut v: Vec<usize> = (0..len).collect();
+            pool.install(|| v.par_sort_by_cached_key(|_| Fickle(state)));
+            v.sort_unstable();
+            assert!(v.iter().copied().eq(0..len), "cached key, {len}");
+            let mut v: Vec<Fickle> = vec![Fickle(state); len];
+            pool.install(|| v.par_sort());
+            pool.install(|| v.par_sort_unstable());
+            assert_eq!(v.len(), len);
         }
     }
 }

@@ -8,7 +8,7 @@
 use std::cmp::Ordering;
 use std::collections::LinkedList;
 
-use super::{SEQUENTIAL_CUTOFF, goes_to_std, unstable_sort};
+use super::{SEQUENTIAL_CUTOFF, goes_sequential, unstable_sort};
 
 /// Sorts `v` stably by `key`, calling `key` once per element.
 pub(crate) fn cached_key_sort<T, K, F>(v: &mut [T], key: &F)
@@ -34,7 +34,7 @@ where
     K: Send,
     F: Fn(&T) -> K + Sync,
 {
-    if goes_to_std::<T>(v.len(), SEQUENTIAL_CUTOFF) {
+    if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF) {
         return v.iter().enumerate().map(|(i, x)| (key(x), i)).collect();
     }
     let grain = (v.len() / (4 * crate::current_num_threads())).max(super::MIN_LEAF);

@@ -1,14 +1,17 @@
-//! The stable parallel merge sort.
+//! The stable merge sort, parallel and sequential.
 //!
-//! The slice is cut into 2^levels leaves sorted by std's stable sort, then
-//! merged pairwise back up with [`par_merge`], moving elements between the
-//! slice and one buffer of the same length ("ping-pong"), so each level is one
-//! pass over the data. Leaves sit at an even depth when they are big enough,
-//! so the final merge lands in the slice without an extra copy.
+//! The slice is cut into 2^levels leaves, each sorted on its own, then merged
+//! pairwise back up with [`par_merge`], moving elements between the slice and
+//! one buffer of the same length ("ping-pong"), so each level is one pass over
+//! the data. Leaves sit at an even depth when they are big enough, so the final
+//! merge lands in the slice without an extra copy. The parallel sort's leaves
+//! are sorted by the sequential one, whose own leaves (at most 32 elements) are
+//! insertion sorted. Nothing here panics by itself, whatever the comparator
+//! answers (std's sort does since Rust 1.81; Rayon's does not).
 //!
-//! Memory: std's sort takes scratch space of its own (half a leaf), so all the
-//! leaves are sorted before the buffer is allocated; the most this sort holds
-//! at once is that one buffer of the slice's length.
+//! Memory: the parallel sort's leaves are sorted (each with a buffer of its
+//! own) before its buffer is allocated; the most it holds at once is that one
+//! buffer of the slice's length.
 //!
 //! Panic safety: the buffer only ever holds bitwise copies, never owns
 //! anything (its `Vec` has length 0). A merge *into the buffer* only reads the
@@ -20,8 +23,12 @@ use std::cmp::Ordering;
 use std::ptr;
 
 use super::MIN_LEAF;
+use super::insertion::insertion_sort;
 use super::par_merge::par_merge;
 use super::raw::SendPtr;
+
+/// The longest leaf of the sequential sort, insertion sorted.
+const RUN_MAX: usize = 32;
 
 /// Sorts `v` stably in parallel; `v` is longer than the sequential cutoff.
 pub(super) fn par_merge_sort<T, F>(v: &mut [T], compare: &F)
@@ -34,7 +41,48 @@ where
     let levels = leaf_levels(len, threads);
     // Merge pieces: a few per thread at the top level, so stealing can balance.
     let grain = (len / (8 * threads)).max(MIN_LEAF);
-    sort_leaves(v, levels, compare);
+    sort_leaves(
+        v,
+        levels,
+        compare,
+        &|leaf| seq_merge_sort(leaf, compare),
+        true,
+    );
+    merge_all(v, levels, grain, compare, true);
+}
+
+/// Sorts `v` stably on this thread.
+pub(super) fn seq_merge_sort<T, F>(v: &mut [T], compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let len = v.len();
+    if len <= RUN_MAX {
+        insertion_sort(v, compare);
+        return;
+    }
+    // An even number of halvings that leaves runs of at most `RUN_MAX`.
+    let mut levels = usize::BITS - (len / (RUN_MAX + 1)).leading_zeros();
+    levels += levels % 2;
+    sort_leaves(
+        v,
+        levels,
+        compare,
+        &|run| insertion_sort(run, compare),
+        false,
+    );
+    merge_all(v, levels, usize::MAX, compare, false);
+}
+
+/// Merges the sorted leaves of `v` back up through a buffer of its length, in
+/// parallel when `parallel`.
+fn merge_all<T, F>(v: &mut [T], levels: u32, grain: usize, compare: &F, parallel: bool)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let len = v.len();
     let mut buf: Vec<T> = Vec::with_capacity(len);
     // SAFETY: `v` and `buf` are distinct allocations of `len` slots each, owned
     // by this call for its duration; `buf` never becomes the owner of anything
@@ -48,25 +96,38 @@ where
             false,
             grain,
             compare,
+            parallel,
         );
     }
 }
 
+/// Runs `a` and `b`, in parallel when `parallel`.
+fn both<A: FnOnce() + Send, B: FnOnce() + Send>(parallel: bool, a: A, b: B) {
+    if parallel {
+        crate::join(a, b);
+    } else {
+        a();
+        b();
+    }
+}
+
 /// Sorts each of the 2^`levels` leaves of `v` (cut in halves, as
-/// [`merge_levels`] cuts) with std's stable sort, in parallel.
-fn sort_leaves<T, F>(v: &mut [T], levels: u32, compare: &F)
+/// [`merge_levels`] cuts) with `sort_leaf`, in parallel when `parallel`.
+fn sort_leaves<T, F, S>(v: &mut [T], levels: u32, compare: &F, sort_leaf: &S, parallel: bool)
 where
     T: Send,
-    F: Fn(&T, &T) -> Ordering + Sync,
+    F: Sync,
+    S: Fn(&mut [T]) + Sync,
 {
     if levels == 0 {
-        v.sort_by(compare);
+        sort_leaf(v);
         return;
     }
     let (low, high) = v.split_at_mut(v.len() / 2);
-    crate::join(
-        || sort_leaves(low, levels - 1, compare),
-        || sort_leaves(high, levels - 1, compare),
+    both(
+        parallel,
+        || sort_leaves(low, levels - 1, compare, sort_leaf, parallel),
+        || sort_leaves(high, levels - 1, compare, sort_leaf, parallel),
     );
 }
 
@@ -84,6 +145,7 @@ fn leaf_levels(len: usize, threads: usize) -> u32 {
 
 /// Merges the sorted leaves of the `len` elements at `v` (cut in halves
 /// `levels` times); the result ends at `buf` when `into_buf`, else at `v`.
+/// The halves are merged in parallel when `parallel`.
 ///
 /// # Safety
 /// `v` holds `len` initialized elements and `buf` has room for `len`; both are
@@ -97,6 +159,7 @@ unsafe fn merge_levels<T, F>(
     into_buf: bool,
     grain: usize,
     compare: &F,
+    parallel: bool,
 ) where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -113,19 +176,13 @@ unsafe fn merge_levels<T, F>(
     // and in bounds; each half is merged into the place this merge reads from.
     unsafe {
         let (v_hi, buf_hi) = (v.add(mid), buf.add(mid));
-        crate::join(
-            move || merge_levels(v, buf, mid, levels - 1, !into_buf, grain, compare),
-            move || {
-                merge_levels(
-                    v_hi,
-                    buf_hi,
-                    len - mid,
-                    levels - 1,
-                    !into_buf,
-                    grain,
-                    compare,
-                )
-            },
+        let half = move |v, buf, len| {
+            merge_levels(v, buf, len, levels - 1, !into_buf, grain, compare, parallel)
+        };
+        both(
+            parallel,
+            move || half(v, buf, mid),
+            move || half(v_hi, buf_hi, len - mid),
         );
         let (src, dest) = if into_buf { (v, buf) } else { (buf, v) };
         par_merge(src, mid, src.add(mid), len - mid, dest, grain, compare);

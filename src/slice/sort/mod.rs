@@ -4,11 +4,17 @@
 //! Every sort first finishes already sorted or strictly descending inputs in
 //! one pass, as std does (our check was measured faster than std's on sorted
 //! and reversed `u64`s; on other inputs it stops at the first descent), then
-//! hands small inputs, single-thread pools and zero-sized types to std (so it
-//! is never slower than std where parallelism cannot pay).
+//! sorts small inputs, single-thread pools and zero-sized types sequentially.
+//!
+//! No sort calls std's: since Rust 1.81 those panic when the comparator is not a
+//! total order, and Rayon's never do. Ours leave the slice as some permutation
+//! of its elements then, as Rayon's. The sequential sorts are an introsort
+//! ([`seq_quicksort`]) and a merge sort of insertion-sorted runs
+//! ([`merge_sort::seq_merge_sort`]).
 
 mod cached_key;
 mod fork;
+mod insertion;
 mod merge_sort;
 mod par_merge;
 mod par_partition;
@@ -17,6 +23,7 @@ mod pivot;
 mod quicksort;
 mod raw;
 mod runs;
+mod seq_quicksort;
 
 use std::cmp::Ordering;
 
@@ -51,8 +58,8 @@ where
     if runs::finish_if_monotonic(v, compare) {
         return;
     }
-    if goes_to_std::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
-        v.sort_by(compare);
+    if goes_sequential::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
+        merge_sort::seq_merge_sort(v, compare);
         return;
     }
     merge_sort::par_merge_sort(v, compare);
@@ -67,19 +74,17 @@ where
     if runs::finish_if_monotonic(v, compare) {
         return;
     }
-    if goes_to_std::<T>(v.len(), SEQUENTIAL_CUTOFF) {
-        v.sort_unstable_by(compare);
-        return;
-    }
-    if v.len() < FEW_DISTINCT_SEQUENTIAL_CUTOFF && pivot::looks_few_distinct(v, compare) {
-        v.sort_unstable_by(compare);
+    if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF)
+        || v.len() < FEW_DISTINCT_SEQUENTIAL_CUTOFF && pivot::looks_few_distinct(v, compare)
+    {
+        seq_quicksort::seq_unstable_sort(v, compare);
         return;
     }
     quicksort::par_quicksort(v, compare);
 }
 
-/// Whether a sort of `len` elements of `T` should simply call std.
-fn goes_to_std<T>(len: usize, cutoff: usize) -> bool {
+/// Whether a sort of `len` elements of `T` should run sequentially.
+fn goes_sequential<T>(len: usize, cutoff: usize) -> bool {
     size_of::<T>() == 0 || len <= cutoff || crate::current_num_threads() < 2
 }
 

@@ -139,6 +139,10 @@ where
     if n_left == 0 || n_right == 0 {
         return; // dropping `rest` moves the one nonempty run
     }
+    // SAFETY: both runs are nonempty, so their last and first elements exist.
+    if unsafe { !is_less(compare, &*rest.right, &*rest.left_end.sub(1)) } {
+        return; // already in order: dropping `rest` moves the left run, then the right
+    }
     if n_left + n_right <= INTERLEAVE_MIN {
         // SAFETY: as above; dropping `rest` afterwards moves the tails.
         unsafe { merge_sequential(&mut rest, compare) };

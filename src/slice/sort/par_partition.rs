@@ -194,7 +194,8 @@ fn carve_pairs<'a, T>(
 /// everything after it not less than all of the left run, so they stay put.
 pub(super) fn mend_seam<T, F>(v: &mut [T], mid: usize, compare: &F)
 where
-    F: Fn(&T, &T) -> Ordering,
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
 {
     if mid == 0 || mid == v.len() {
         return;
@@ -206,8 +207,9 @@ where
     }
     let start = left.partition_point(|x| !is_less(compare, first, x));
     let end = mid + right.partition_point(|x| is_less(compare, x, last));
-    // Two sorted runs: std's stable sort finds them and merges them once.
-    v[start..end].sort_by(compare);
+    // Two sorted runs: the merge sort's runs are in order already, and every
+    // merge but those across `mid` ends after one comparison.
+    super::merge_sort::seq_merge_sort(&mut v[start..end], compare);
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ where
         state ^= state << 17;
         *slot = k * stratum + (state % stratum as u64) as usize;
     }
-    sample.sort_unstable_by(|&a, &b| compare(&v[a], &v[b]));
+    super::insertion::insertion_sort(&mut sample, &|&a: &usize, &b: &usize| compare(&v[a], &v[b]));
     sample
 }
 

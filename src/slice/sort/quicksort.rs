@@ -2,7 +2,7 @@
 //!
 //! Each level picks the median of a sample as pivot, partitions around it and
 //! sorts the two sides with `join`; pieces small enough for a fair share of a
-//! thread's work go to std's `sort_unstable_by`. Many equal elements are
+//! thread's work go to the sequential quicksort. Many equal elements are
 //! handled as in pdqsort: the right side remembers its pivot (its "ancestor",
 //! a lower bound of all its elements); when a new pivot is not greater than
 //! the ancestor, all elements equal to it are put in front in one pass and
@@ -23,6 +23,7 @@ use std::cmp::Ordering;
 use super::par_partition::{MAX_BLOCKS, MIN_BLOCK, mend_seam, par_partition};
 use super::partition::partition;
 use super::pivot::median_of_sample;
+use super::seq_quicksort::seq_quicksort;
 use super::{MIN_LEAF, is_less};
 
 /// Sorts `v` (longer than the sequential cutoff) in parallel, unstably.
@@ -77,7 +78,8 @@ where
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     if v.len() <= budget.leaf || budget.depth == 0 {
-        v.sort_unstable_by(compare);
+        let limit = 2 * (usize::BITS - v.len().leading_zeros());
+        seq_quicksort(v, compare, ancestor.as_deref(), limit);
         return;
     }
     let (left_budget, right_budget) = budget.halves();

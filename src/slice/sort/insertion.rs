@@ -1,0 +1,139 @@
+//! Insertion sort, for the shortest pieces, and heapsort, the quicksort's way out of
+//! bad pivots. Neither ever panics on its own: with an inconsistent comparator the
+//! slice simply ends as some permutation of its elements (std's sorts panic there
+//! since Rust 1.81; Rayon's and ours do not). A panicking comparator also leaves a
+//! permutation.
+
+use std::cmp::Ordering;
+use std::mem::ManuallyDrop;
+use std::ptr;
+
+use super::is_less;
+
+/// Sorts `v` stably by inserting each element into the sorted run before it.
+pub(super) fn insertion_sort<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    for i in 1..v.len() {
+        insert_tail(&mut v[..=i], compare);
+    }
+}
+
+/// An element taken out of the slice, and the empty place (the hole) it goes back
+/// to when dropped: where the insertion stopped, or wherever a panic left it.
+struct Hole<T> {
+    element: ManuallyDrop<T>,
+    dest: *mut T,
+}
+
+impl<T> Drop for Hole<T> {
+    fn drop(&mut self) {
+        // SAFETY: `dest` is the one place of the slice whose element was moved away
+        // (into `element` or one place to the right), so writing fills it without
+        // dropping anything.
+        unsafe { ptr::copy_nonoverlapping(&*self.element, self.dest, 1) };
+    }
+}
+
+/// Moves the last element of `v` left into place; `v[..len - 1]` is sorted.
+fn insert_tail<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let last = v.len() - 1;
+    if !is_less(compare, &v[last], &v[last - 1]) {
+        return;
+    }
+    let base = v.as_mut_ptr();
+    // SAFETY: `last` is in bounds. The element is copied out and its place becomes
+    // the hole; every step moves one element right into the hole and moves the hole
+    // left, so exactly one place is empty at any time and `Hole` fills it, also if
+    // `compare` panics.
+    unsafe {
+        let mut hole = Hole {
+            element: ManuallyDrop::new(ptr::read(base.add(last))),
+            dest: base.add(last),
+        };
+        let mut i = last;
+        while i > 0 && is_less(compare, &hole.element, &*base.add(i - 1)) {
+            ptr::copy_nonoverlapping(base.add(i - 1), base.add(i), 1);
+            i -= 1;
+            hole.dest = base.add(i);
+        }
+    }
+}
+
+/// Sorts `v` in O(n log n) whatever the comparator answers, with swaps only.
+pub(super) fn heapsort<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let len = v.len();
+    for start in (0..len / 2).rev() {
+        sift_down(v, start, len, compare);
+    }
+    for end in (1..len).rev() {
+        v.swap(0, end);
+        sift_down(v, 0, end, compare);
+    }
+}
+
+/// Restores the max-heap order below `node` in `v[..end]`.
+fn sift_down<T, F>(v: &mut [T], mut node: usize, end: usize, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    loop {
+        let mut child = 2 * node + 1;
+        if child >= end {
+            return;
+        }
+        if child + 1 < end && is_less(compare, &v[child], &v[child + 1]) {
+            child += 1;
+        }
+        if !is_less(compare, &v[node], &v[child]) {
+            return;
+        }
+        v.swap(node, child);
+        node = child;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_sort_and_survive_inconsistent_comparators() {
+        let state = std::cell::Cell::new(7u64);
+        let coin = || {
+            let mut x = state.get();
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            state.set(x);
+            x
+        };
+        for len in 0..70 {
+            let v: Vec<u64> = (0..len).map(|_| coin() % 10).collect();
+            let mut want = v.clone();
+            want.sort();
+            for sort in [insertion_sort::<u64, fn(&u64, &u64) -> Ordering>, heapsort] {
+                let mut got = v.clone();
+                sort(&mut got, &(u64::cmp as fn(&u64, &u64) -> Ordering));
+                assert_eq!(got, want);
+            }
+            let random =
+                |_: &u64, _: &u64| [Ordering::Less, Ordering::Greater][coin() as usize % 2];
+            let mut a = v.clone();
+            insertion_sort(&mut a, &random);
+            let mut b = v.clone();
+            heapsort(&mut b, &random);
+            for mut got in [a, b] {
+                got.sort();
+                assert_eq!(got, want, "a permutation");
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The sequential unstable sort: an introsort in the manner of pdqsort, for the
+//! pieces the parallel quicksort leaves and for inputs too small to fork.
+//!
+//! Pivots are medians (of 3, of 3 medians of 3, or of a sample of 63 on long pieces),
+//! partitions are the branch-free ones of [`partition`], runs of equal elements are
+//! set aside in one pass (a piece remembers the pivot bounding it from below: a new
+//! pivot not greater than it means everything up to it is equal), short pieces are
+//! insertion sorted, and a piece that took too many bad pivots is heapsorted.
+//! Elements only move by swaps after the comparator answered, so nothing here panics
+//! by itself, whatever the comparator answers.
+
+use std::cmp::Ordering;
+
+use super::insertion::{heapsort, insertion_sort};
+use super::is_less;
+use super::partition::partition;
+use super::pivot::median_of_sample;
+
+/// Pieces this short are insertion sorted.
+const INSERTION_MAX: usize = 20;
+
+/// From this length the pivot is the median of three medians of three.
+const NINTHER_FROM: usize = 64;
+
+/// From this length the pivot is the median of a sample of 63 elements (sorting
+/// the sample costs about a thousand comparisons).
+const SAMPLE_FROM: usize = 1 << 14;
+
+/// Sorts `v` unstably, sequentially.
+pub(super) fn seq_unstable_sort<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let limit = 2 * (usize::BITS - v.len().leading_zeros());
+    seq_quicksort(v, compare, None, limit);
+}
+
+/// Sorts `v`, all of whose elements are not less than `ancestor` (if any), with
+/// `limit` bad partitions allowed before heapsort takes over.
+pub(super) fn seq_quicksort<'a, T, F>(
+    mut v: &'a mut [T],
+    compare: &F,
+    mut ancestor: Option<&'a T>,
+    mut limit: u32,
+) where
+    F: Fn(&T, &T) -> Ordering,
+{
+    loop {
+        if v.len() <= INSERTION_MAX {
+            insertion_sort(v, compare);
+            return;
+        }
+        if limit == 0 {
+            heapsort(v, compare);
+            return;
+        }
+        limit -= 1;
+        let chosen = choose_pivot(v, compare);
+        v.swap(0, chosen);
+        let whole = std::mem::take(&mut v);
+        let (pivot, rest) = whole.split_first_mut().expect("longer than a leaf");
+        if ancestor.is_some_and(|lower| !is_less(compare, lower, pivot)) {
+            // Everything not greater than the pivot equals it: in place already.
+            let n_equal = partition(rest, |x| !is_less(compare, pivot, x));
+            v = &mut whole[1 + n_equal..];
+            continue;
+        }
+        let n_less = partition(rest, |x| is_less(compare, x, pivot));
+        whole.swap(0, n_less);
+        let (left, right) = whole.split_at_mut(n_less);
+        let (pivot, right) = right.split_first_mut().expect("the pivot is there");
+        // Recurse into the shorter side, loop on the longer: the stack stays
+        // logarithmic.
+        if left.len() < right.len() {
+            seq_quicksort(left, compare, ancestor, limit);
+            (v, ancestor) = (right, Some(&*pivot));
+        } else {
+            seq_quicksort(right, compare, Some(pivot), limit);
+            v = left;
+        }
+    }
+}
+
+/// The index of a good pivot for `v` (longer than `INSERTION_MAX`).
+fn choose_pivot<T, F>(v: &[T], compare: &F) -> usize
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let len = v.len();
+    if len >= SAMPLE_FROM {
+        return median_of_sample(v, compare);
+    }
+    let (a, b, c) = (len / 4, len / 2, 3 * len / 4);
+    if len < NINTHER_FROM {
+        return median3(v, compare, a, b, c);
+    }
+    let around = |i: usize| median3(v, compare, i - 1, i, i + 1);
+    median3(v, compare, around(a), around(b), around(c))
+}
+
+/// The index of the median of `v[a]`, `v[b]` and `v[c]`.
+fn median3<T, F>(v: &[T], compare: &F, a: usize, b: usize, c: usize) -> usize
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let ab = is_less(compare, &v[a], &v[b]);
+    let bc = is_less(compare, &v[b], &v[c]);
+    if ab == bc {
+        return b;
+    }
+    let ac = is_less(compare, &v[a], &v[c]);
+    if ab == ac { c } else { a }
+}
