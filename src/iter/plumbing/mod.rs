@@ -13,7 +13,6 @@
 //! recursive splitting through [`join_context`](crate::join_context).
 
 mod bridge;
-mod head_start;
 mod splitter;
 
 pub use bridge::{bridge, bridge_producer_consumer, bridge_unindexed};
