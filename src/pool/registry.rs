@@ -200,10 +200,18 @@ impl Registry {
             }
             None => {
                 eprintln!(
-                    "prorata: a spawned job panicked and the pool has no panic handler; aborting"
+                    "prorata: a spawned job or a start/exit handler panicked and the pool has no panic handler; aborting"
                 );
                 std::process::abort();
             }
+        }
+    }
+
+    /// Runs a start or exit handler; a panic in it goes to the panic handler (as
+    /// Rayon does), which aborts the process when there is none.
+    pub(crate) fn catch_handler_panic(&self, handler: impl FnOnce()) {
+        if let Err(payload) = unwind::halt_unwinding(handler) {
+            self.handle_panic(payload);
         }
     }
 

@@ -324,10 +324,7 @@ impl WorkerThread {
     pub(crate) fn main_loop(&self) {
         let registry = Arc::clone(&self.registry);
         if let Some(handler) = &registry.handlers.start {
-            if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
-                eprintln!("prorata: a start handler panicked; aborting");
-                std::process::abort();
-            }
+            registry.catch_handler_panic(|| handler(self.index));
         }
         // Not `wait_until`: a retiring worker (its pool, maybe a dropped share's, is
         // terminating) has no work left, so it exits without taking back the core it
@@ -341,10 +338,7 @@ impl WorkerThread {
             "prorata: worker exits with queued jobs"
         );
         if let Some(handler) = &registry.handlers.exit {
-            if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
-                eprintln!("prorata: an exit handler panicked; aborting");
-                std::process::abort();
-            }
+            registry.catch_handler_panic(|| handler(self.index));
         }
     }
 }
