@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::registry::Registry;
 use super::sync::{AtomicUsize, Condvar, Mutex, Ordering};
+use super::worker::WorkerThread;
 
 /// A signal that can be set once (per use).
 pub(crate) trait Latch {
@@ -71,51 +72,69 @@ impl CoreLatch {
     }
 }
 
-/// The latch of a `join`'s second half: a core latch plus who to wake.
-pub(crate) struct SpinLatch<'r> {
+/// The latch of a `join`'s second half: a core latch plus the worker to wake (which
+/// waits for it, so it is alive whenever the latch is set; the setter is a worker of the
+/// same pool, which keeps the registry alive).
+pub(crate) struct SpinLatch {
+    pub(crate) core: CoreLatch,
+    owner: *const WorkerThread,
+}
+
+impl SpinLatch {
+    /// A latch waited on by `owner`, set by a worker of the same pool.
+    #[inline]
+    pub(crate) fn new(owner: &WorkerThread) -> Self {
+        SpinLatch {
+            core: CoreLatch::new(),
+            owner,
+        }
+    }
+}
+
+impl Latch for SpinLatch {
+    #[inline]
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is valid until the core latch is set, so the owner is read
+        // first; the owner waits for this latch, so it is alive, and its registry is kept
+        // alive by the setter's own (it is a worker of the same pool).
+        unsafe {
+            let owner = (*this).owner;
+            let registry: *const Registry = &**(*owner).registry();
+            let target = (*owner).index();
+            if CoreLatch::set(&raw const (*this).core) {
+                (*registry).sleep.wake_specific_thread(target);
+            }
+        }
+    }
+}
+
+/// The latch of a job injected into another pool by one of this pool's workers
+/// (`install` across pools): set from the other pool, so it keeps this registry alive
+/// until the wake-up is done.
+pub(crate) struct CrossLatch<'r> {
     pub(crate) core: CoreLatch,
     registry: &'r Arc<Registry>,
     target_worker: usize,
-    /// Set when the job runs in another registry than the waiter's, which then must be
-    /// kept alive by the setter until the wake-up is done.
-    cross: bool,
 }
 
-impl<'r> SpinLatch<'r> {
-    /// A latch waited on by worker `target_worker` of `registry`, set from the same registry.
-    #[inline]
+impl<'r> CrossLatch<'r> {
+    /// A latch waited on by worker `target_worker` of `registry`.
     pub(crate) fn new(registry: &'r Arc<Registry>, target_worker: usize) -> Self {
-        SpinLatch {
+        CrossLatch {
             core: CoreLatch::new(),
             registry,
             target_worker,
-            cross: false,
-        }
-    }
-
-    /// Like [`SpinLatch::new`], but set from a worker of another registry.
-    pub(crate) fn cross(registry: &'r Arc<Registry>, target_worker: usize) -> Self {
-        SpinLatch {
-            cross: true,
-            ..SpinLatch::new(registry, target_worker)
         }
     }
 }
 
-impl Latch for SpinLatch<'_> {
+impl Latch for CrossLatch<'_> {
     #[inline]
     unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is valid until the core latch is set; everything needed after that
-        // is copied out first. Same-registry setters are workers of that registry, which is
-        // alive while they run; cross-registry setters hold their own Arc.
+        // SAFETY: `this` is valid until the core latch is set; the registry is cloned
+        // first, so the wake-up after it is on a live registry.
         unsafe {
-            let cross_registry;
-            let registry: &Registry = if (*this).cross {
-                cross_registry = Arc::clone((*this).registry);
-                &cross_registry
-            } else {
-                (*this).registry
-            };
+            let registry = Arc::clone((*this).registry);
             let target = (*this).target_worker;
             if CoreLatch::set(&raw const (*this).core) {
                 registry.sleep.wake_specific_thread(target);

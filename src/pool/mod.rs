@@ -45,10 +45,13 @@
 //! `worker_waiting`/`worker_resumed`, called where a worker starts and stops waiting on a
 //! latch (`WorkerThread::wait_until_cold`).
 
+mod barrier;
 mod broadcast;
 mod build_error;
 mod builder;
 mod current_thread;
+mod flags;
+mod frames;
 mod global;
 mod job;
 mod join;

@@ -111,9 +111,7 @@ impl Share {
         let registry = Arc::downgrade(pool.registry());
         let raise = move |i: usize| {
             if let Some(r) = registry.upgrade() {
-                r.thread_infos[i]
-                    .preempt
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                r.thread_infos[i].flags.raise_preempt();
             }
         };
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
