@@ -69,4 +69,7 @@ pub mod string {
 
 mod shares;
 
+#[cfg(feature = "progress")]
+pub mod progress;
+
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};
