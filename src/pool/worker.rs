@@ -4,6 +4,7 @@
 use std::cell::Cell;
 use std::ptr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::flags::WorkerFlags;
 use super::frames::{CAPACITY, FrameStack};
@@ -20,9 +21,11 @@ thread_local! {
     static WORKER_THREAD: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 }
 
-/// Fruitless search rounds (each asks the busy workers to publish a pending join frame)
-/// before a thief claims such a frame itself, paying for a process-wide barrier.
-const CLAIM_AFTER_ROUNDS: u32 = 2;
+/// A worker publishes a pending join frame at most this often when it is asked or
+/// starts a job (before it waits it publishes them all): thieves then take a piece of a
+/// busy worker's fine-grained work at most this often, while coarse work still spreads
+/// within this delay.
+const PUBLISH_INTERVAL: Duration = Duration::from_micros(50);
 
 /// A small xorshift generator for picking victims (no need for quality, only speed).
 struct XorShift64Star {
@@ -58,6 +61,8 @@ pub(crate) struct WorkerThread {
     /// high-water mark of the stack (instrumentation sees every new high on the slow
     /// path), and not the first frame of a job (which is published at once).
     fast_limit: Cell<usize>,
+    /// When this worker last published a frame on request or at a job's start.
+    last_publish: Cell<Option<Instant>>,
     /// The FIFO behind `spawn_fifo` tokens pushed by this worker.
     fifo: JobFifo,
     index: usize,
@@ -91,6 +96,7 @@ impl WorkerThread {
             counters,
             deque,
             fast_limit: Cell::new(0),
+            last_publish: Cell::new(None),
             fifo: JobFifo::new(),
             index,
             rng: XorShift64Star::new(index as u64),
@@ -185,10 +191,10 @@ impl WorkerThread {
             .set(self.fast_limit.get().max(index.min(CAPACITY - 1)));
         self.note_queued(self.deque.len() + frames.pending());
         if index == 0 {
-            // The bottom frame of a job: published at once, as in eager work stealing,
-            // so that a thief always finds the oldest pending work of a busy worker
-            // (thieves that take it ask for the next one, see `flags.rs`).
-            self.publish_oldest();
+            // The first frame of a job: published, as in eager work stealing, so that
+            // pushing it wakes a sleeping worker for coarse work (unless this worker
+            // published very recently: a stream of small jobs stays on it).
+            self.publish_paced();
         }
         index
     }
@@ -199,6 +205,24 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn take_frame(&self, index: usize) -> bool {
         self.frames().pop(index)
+    }
+
+    /// Moves the oldest pending join frame to the deque if thieves have nothing of
+    /// this worker's to take and it did not publish within `PUBLISH_INTERVAL`.
+    fn publish_paced(&self) {
+        if !self.frames().has_pending() || !self.deque.is_empty() {
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .last_publish
+            .get()
+            .is_some_and(|last| now.duration_since(last) < PUBLISH_INTERVAL)
+        {
+            return;
+        }
+        self.last_publish.set(Some(now));
+        self.publish_oldest();
     }
 
     /// Moves the oldest pending join frame to the deque.
@@ -397,8 +421,8 @@ impl WorkerThread {
     #[inline(never)]
     fn answer_requests(&self) {
         let requests = self.flags().take();
-        if requests.publish() && self.frames().has_pending() && self.deque.is_empty() {
-            self.publish_oldest();
+        if requests.publish() {
+            self.publish_paced();
         }
         if requests.preempt() {
             preempt::preempt_requested(self);
@@ -428,18 +452,18 @@ impl WorkerThread {
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
         // once costs no write to the shared sleep counters.
-        let mut idle = None;
-        let mut fruitless = 0u32;
+        let mut idle: Option<super::sleep::IdleState> = None;
         while !latch.probe() {
             let job = self.find_work().or_else(|| {
-                // Busy workers were asked to publish last round and did not: claim a
-                // pending frame of theirs directly.
-                (fruitless >= CLAIM_AFTER_ROUNDS)
+                // About to sleep, or back from a sentinel's nap (see `sleep.rs`): busy
+                // workers were asked to publish and did not, so claim a pending frame of
+                // theirs directly, paying for a process-wide barrier.
+                idle.as_ref()
+                    .is_some_and(super::sleep::IdleState::should_claim)
                     .then(|| self.claim_frame())
                     .flatten()
             });
             if let Some(job) = job {
-                fruitless = 0;
                 if idle.take().is_some() {
                     sleep.work_found();
                 }
@@ -449,7 +473,6 @@ impl WorkerThread {
                 // Nothing anywhere: ask the busy workers to publish a pending join frame
                 // at their next join or safe point (see `frames.rs`).
                 self.registry.request_publication(self.index);
-                fruitless += 1;
                 let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
                 sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
             }
