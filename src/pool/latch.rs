@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::registry::Registry;
-use super::sync::{AtomicUsize, Condvar, Mutex, Ordering};
+use super::sync::{AtomicBool, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
 use super::worker::WorkerThread;
 
 /// A signal that can be set once (per use).
@@ -143,48 +143,94 @@ impl Latch for CrossLatch<'_> {
     }
 }
 
-/// A latch for threads outside the pool: a mutex and a condition variable.
+/// A latch for threads outside the pool. The waiter first spins for a few tens of
+/// microseconds (a job handed to a warm pool usually comes back sooner than a blocked
+/// thread could be woken), then blocks on a condition variable.
 #[derive(Debug)]
 pub(crate) struct LockLatch {
-    m: Mutex<bool>,
+    set: AtomicBool,
+    /// Whether the waiter is blocked on `v` (so the setter must notify it).
+    blocked: Mutex<bool>,
     v: Condvar,
 }
+
+/// How long a waiter outside the pool spins before it blocks.
+#[cfg(not(all(loom, test)))]
+const SPIN: std::time::Duration = std::time::Duration::from_micros(30);
 
 impl LockLatch {
     /// An unset latch.
     pub(crate) fn new() -> Self {
         LockLatch {
-            m: Mutex::new(false),
+            set: AtomicBool::new(false),
+            blocked: Mutex::new(false),
             v: Condvar::new(),
         }
     }
 
     /// Blocks until set, then resets it for the next use.
     pub(crate) fn wait_and_reset(&self) {
-        let mut guard = self.m.lock().unwrap_or_else(|e| e.into_inner());
-        while !*guard {
-            guard = self.v.wait(guard).unwrap_or_else(|e| e.into_inner());
-        }
-        *guard = false;
+        self.wait();
+        self.set.store(false, Ordering::Relaxed);
     }
 
-    /// Blocks until set.
+    /// Blocks until set. Returns only after the setter is done with the latch, so the
+    /// caller may free it.
     pub(crate) fn wait(&self) {
-        let mut guard = self.m.lock().unwrap_or_else(|e| e.into_inner());
-        while !*guard {
-            guard = self.v.wait(guard).unwrap_or_else(|e| e.into_inner());
+        if self.spin() {
+            // The setter may still hold the lock (it sets the flag under it): wait for
+            // it to let go before the latch can be freed.
+            drop(self.lock());
+            return;
         }
+        let mut blocked = self.lock();
+        while !self.set.load(Ordering::Acquire) {
+            *blocked = true;
+            blocked = self.v.wait(blocked).unwrap_or_else(|e| e.into_inner());
+        }
+        *blocked = false;
+    }
+
+    /// Spins (yielding the core now and then) until set or `SPIN` has passed.
+    #[cfg(not(all(loom, test)))]
+    fn spin(&self) -> bool {
+        let start = std::time::Instant::now();
+        loop {
+            for _ in 0..64 {
+                if self.set.load(Ordering::Acquire) {
+                    return true;
+                }
+                std::hint::spin_loop();
+            }
+            if start.elapsed() >= SPIN {
+                return false;
+            }
+            std::thread::yield_now();
+        }
+    }
+
+    /// Under loom spinning only multiplies interleavings: block at once.
+    #[cfg(all(loom, test))]
+    fn spin(&self) -> bool {
+        false
+    }
+
+    fn lock(&self) -> MutexGuard<'_, bool> {
+        self.blocked.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl Latch for LockLatch {
     unsafe fn set(this: *const Self) {
-        // SAFETY: the waiter cannot observe `true` (and free the latch) before we release
-        // the mutex, which is the last thing the guard's drop does.
+        // SAFETY: valid on entry; the waiter cannot return (and free the latch) before we
+        // release the lock, which is the last thing the guard's drop does: a blocked
+        // waiter needs the lock to wake, a spinning one takes it before it returns.
         unsafe {
-            let mut guard = (*this).m.lock().unwrap_or_else(|e| e.into_inner());
-            *guard = true;
-            (*this).v.notify_all();
+            let blocked = (*this).lock();
+            (*this).set.store(true, Ordering::Release);
+            if *blocked {
+                (*this).v.notify_all();
+            }
         }
     }
 }

@@ -9,7 +9,7 @@ use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
 use super::frames::FrameStack;
-use super::latch::CoreLatch;
+use super::latch::{CoreLatch, Latch, LockLatch};
 use super::sleep::Sleep;
 
 /// A worker waiting on a latch (the idle loop of `WorkerThread::wait_until`), with
@@ -92,14 +92,15 @@ fn loom_latch_and_new_jobs_race() {
     });
 }
 
-/// A job that does nothing: the frame models only hand `JobRef`s around.
-struct Nop;
+/// A job that does nothing: the frame models only hand `JobRef`s around. Not zero-sized,
+/// so that each has its own address (a `JobRef`'s identity).
+struct Nop(#[allow(dead_code)] u8);
 
 impl super::job::Job for Nop {
     unsafe fn execute(_this: *const Self) {}
 }
 
-static NOP: [Nop; 2] = [Nop, Nop];
+static NOP: [Nop; 2] = [Nop(0), Nop(1)];
 
 fn nop_job(i: usize) -> super::job::JobRef {
     // SAFETY: a static job, never executed by the models.
@@ -164,5 +165,22 @@ fn loom_publication_and_claim_race() {
             1,
             "published {published}, claimed {claimed}, inline {inline}"
         );
+    });
+}
+
+/// A thread outside the pool waits on a `LockLatch` (it blocks: under loom it does not
+/// spin) that a worker sets: the waiter is always woken, and returns only once the setter
+/// is done with the latch.
+#[test]
+fn loom_lock_latch_wakes_its_waiter() {
+    loom::model(|| {
+        let latch = Arc::new(LockLatch::new());
+        let setter_latch = Arc::clone(&latch);
+        let setter = thread::spawn(move || {
+            // SAFETY: the latch is kept alive by the Arc.
+            unsafe { LockLatch::set(&*setter_latch) }
+        });
+        latch.wait_and_reset();
+        setter.join().unwrap();
     });
 }
