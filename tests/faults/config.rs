@@ -1,0 +1,110 @@
+//! Absurd configuration gives a clear error, never an abort or a hang: more threads
+//! than the operating system allows, a stack no system can map, zero or overflowing
+//! tickets, zero cores for the shares.
+
+use prorata::{ShareError, ThreadPoolBuildErrorKind, ThreadPoolBuilder};
+
+use crate::{child, test_path};
+
+/// `num_threads` far beyond what the OS allows (here: a child whose address space
+/// holds a few hundred stacks): `build` fails with the OS's error, and the threads it
+/// started exit; the same in Rayon.
+#[test]
+fn num_threads_beyond_the_os_limit_is_an_error() {
+    let Some(lib) = child::case() else {
+        for lib in ["rayon", "prorata"] {
+            let out = child::run(test_path!(num_threads_beyond_the_os_limit_is_an_error), lib);
+            assert!(
+                out.status.success(),
+                "{lib}: {:?}\n{}",
+                out.status,
+                child::stderr(&out)
+            );
+        }
+        return;
+    };
+    child::limit_address_space(1 << 30);
+    let before = child::all_threads();
+    let err = if lib == "rayon" {
+        let r = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::MAX)
+            .build();
+        r.map(drop).unwrap_err().to_string()
+    } else {
+        let r = ThreadPoolBuilder::new().num_threads(usize::MAX).build();
+        let err = r.map(drop).unwrap_err();
+        assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ThreadSpawn);
+        err.to_string()
+    };
+    assert!(
+        err.contains("Resource temporarily unavailable"),
+        "{lib}: {err}"
+    );
+    assert!(
+        child::eventually(|| child::all_threads() <= before),
+        "{lib}: {} threads left of {before}",
+        child::all_threads()
+    );
+}
+
+/// A stack size no system can map is the OS's error, not a panic or an abort.
+#[test]
+fn absurd_stack_size_is_an_error() {
+    for size in [usize::MAX, 1 << 46] {
+        let err = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .stack_size(size)
+            .build()
+            .unwrap_err();
+        assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ThreadSpawn, "{size}");
+        assert!(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .stack_size(size)
+                .build()
+                .is_err()
+        );
+    }
+}
+
+/// Zero tickets, for a share of a pool, of a share, of the global pool, or as a new
+/// count.
+#[test]
+fn zero_tickets_are_an_error() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    assert_eq!(pool.share(0).unwrap_err(), ShareError::ZeroTickets);
+    let s = pool.share(1).unwrap();
+    assert_eq!(s.share(0).unwrap_err(), ShareError::ZeroTickets);
+    assert_eq!(s.set_tickets(0), Err(ShareError::ZeroTickets));
+    assert_eq!(prorata::share(0).unwrap_err(), ShareError::ZeroTickets);
+    assert_eq!(s.install(|| 6 * 7), 42);
+}
+
+/// Tickets whose sum over one pool's (or one currency's) shares exceeds `u32::MAX`.
+#[test]
+fn overflowing_tickets_are_an_error() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let big = pool.share(u32::MAX).unwrap();
+    assert_eq!(pool.share(1).unwrap_err(), ShareError::TicketOverflow);
+    big.set_tickets(u32::MAX - 10).unwrap();
+    let small = pool.share(10).unwrap();
+    assert_eq!(small.set_tickets(11), Err(ShareError::TicketOverflow));
+    assert_eq!(big.set_tickets(u32::MAX), Err(ShareError::TicketOverflow));
+    let child_share = big.share(u32::MAX).unwrap();
+    assert_eq!(big.share(1).unwrap_err(), ShareError::TicketOverflow);
+    assert_eq!(child_share.install(|| 6 * 7), 42);
+    assert_eq!(small.install(|| 6 * 7), 42);
+}
+
+/// No cores for the shares is an error; more cores than workers are clamped.
+#[test]
+fn zero_share_cores_is_an_error() {
+    let err = ThreadPoolBuilder::new().share_cores(0).build().unwrap_err();
+    assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareCores);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(usize::MAX)
+        .build()
+        .unwrap();
+    assert_eq!(pool.share(1).unwrap().install(|| 6 * 7), 42);
+}
