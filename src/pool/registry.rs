@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, LatchRef, LockLatch, SpinLatch};
+use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
@@ -23,6 +24,9 @@ pub(crate) struct ThreadInfo {
     pub(crate) stealer: Stealer<JobRef>,
     /// Jobs that only this worker may run (broadcasts).
     pub(crate) broadcasts: Injector<JobRef>,
+    /// The FIFO behind the `spawn_fifo` tokens this worker pushes (here rather than
+    /// in the worker, which may go away before its tokens run).
+    pub(crate) fifo: JobFifo,
     /// Set when the pool terminates; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
     /// The per-worker preemption flag, checked at safe points, joins and job starts (the
@@ -87,6 +91,7 @@ impl Registry {
                 crossbeam_utils::CachePadded::new(ThreadInfo {
                     stealer: d.stealer(),
                     broadcasts: Injector::new(),
+                    fifo: JobFifo::new(),
                     terminate: CoreLatch::new(),
                     preempt: AtomicBool::new(false),
                 })

@@ -10,7 +10,6 @@ use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
 use super::registry::{Registry, WorkerCounters};
-use super::scope::JobFifo;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
 
@@ -49,8 +48,6 @@ impl XorShift64Star {
 /// The state of one worker, owned by its thread.
 pub(crate) struct WorkerThread {
     deque: Local<JobRef>,
-    /// The FIFO behind `spawn_fifo` tokens pushed by this worker.
-    fifo: JobFifo,
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
@@ -80,7 +77,6 @@ impl WorkerThread {
             preempt,
             counters,
             deque,
-            fifo: JobFifo::new(),
             index,
             rng: XorShift64Star::new(index as u64),
             registry,
@@ -147,9 +143,13 @@ impl WorkerThread {
     /// # Safety
     /// Same as [`WorkerThread::push`] with `job`: it is live until executed.
     pub(crate) unsafe fn push_fifo(&self, job: JobRef) {
-        // SAFETY: this worker outlives its tokens: it exits only when the pool terminates,
-        // after every pending spawn has run.
-        let token = unsafe { self.fifo.push(job) };
+        // The FIFO is in the registry, not in this worker: the worker can go away
+        // before its tokens run (worker 0 of a `use_current_thread` pool dropped on its
+        // thread leaves them to the others).
+        let fifo = &self.registry.thread_infos[self.index].fifo;
+        // SAFETY: the registry outlives the token: only its own workers, which hold it
+        // alive, take jobs from its deques.
+        let token = unsafe { fifo.push(job) };
         self.push(token);
     }
 

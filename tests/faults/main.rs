@@ -8,4 +8,5 @@
 mod child;
 mod config;
 mod handlers;
+mod lifecycle;
 mod spawn;
