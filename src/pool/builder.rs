@@ -214,7 +214,8 @@ impl<S> ThreadPoolBuilder<S> {
     }
 
     /// Called with the payload of a panic in a job started by `spawn`, `spawn_fifo` or
-    /// `spawn_broadcast`, or in a start or exit handler (panics in `join`, `scope`,
+    /// `spawn_broadcast` (in the pool or in one of its shares), or in a start or exit
+    /// handler (panics in `join`, `scope`,
     /// `install` and `broadcast` go back to their caller instead). **Without a panic
     /// handler, such a panic aborts the process**, as in Rayon: nobody waits for a
     /// spawned job, so there is nobody to report it to. If the handler itself panics,
@@ -239,7 +240,7 @@ impl<S> ThreadPoolBuilder<S> {
     where
         H: Fn(Box<dyn std::any::Any + Send>) + Send + Sync + 'static,
     {
-        self.config.handlers.panic = Some(Box::new(handler));
+        self.config.handlers.panic = Some(Arc::new(handler));
         self
     }
 
@@ -353,6 +354,14 @@ impl<S> ThreadPoolBuilder<S> {
     /// ```
     pub fn share_cores(mut self, n: usize) -> Self {
         self.config.share_cores = Some(n);
+        self
+    }
+
+    /// What a share's sub-pool takes from the pool (or share) it is made from, so
+    /// that work behaves in a share as in its pool: the panic handler (a panic in a
+    /// job spawned into a share goes where the pool's would).
+    pub(crate) fn inherit(mut self, parent: &Registry) -> Self {
+        self.config.handlers.panic = parent.handlers.panic.clone();
         self
     }
 

@@ -55,7 +55,8 @@ impl WorkerCounters {
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
-    pub(crate) panic: Option<Box<PanicHandler>>,
+    /// Shared with the pool's shares, whose spawned jobs' panics it also receives.
+    pub(crate) panic: Option<Arc<PanicHandler>>,
     pub(crate) start: Option<Box<IndexHandler>>,
     pub(crate) exit: Option<Box<IndexHandler>>,
 }

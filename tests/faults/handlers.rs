@@ -1,7 +1,9 @@
 //! Panics in start, exit and panic handlers go where Rayon sends them: without a
 //! panic handler (or from the panic handler itself) the process aborts, in both
-//! libraries (each case runs in a child process, once per library).
+//! libraries (each case runs in a child process, once per library). A panic in a job
+//! spawned into a share goes to the panic handler of the share's pool.
 
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 use crate::{child, test_path};
@@ -103,4 +105,47 @@ aborts_in_both! {
             .unwrap();
         std::mem::forget(pool);
     }
+}
+
+/// The text of a panic payload.
+fn text(p: Box<dyn std::any::Any + Send>) -> String {
+    p.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default()
+}
+
+/// A job spawned into a share (or a share of a share) that panics goes to the panic
+/// handler of the pool, whichever way it was spawned; the pool and its shares run on.
+/// (Before the fix, a share's sub-pool had no panic handler: the process aborted.)
+#[test]
+fn share_spawn_panics_go_to_the_pool_panic_handler() {
+    let (tx, rx) = mpsc::channel::<String>();
+    let tx = Mutex::new(tx);
+    let pool = prorata::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .panic_handler(move |p| tx.lock().unwrap().send(text(p)).unwrap())
+        .build()
+        .unwrap();
+    let share = pool.share(10).unwrap();
+    let nested = share.share(5).unwrap();
+    share.spawn(|| panic!("share spawn"));
+    share.spawn_fifo(|| panic!("share spawn_fifo"));
+    nested.spawn(|| panic!("nested spawn"));
+    share.install(|| prorata::spawn(|| panic!("spawn inside a share")));
+    nested.install(|| prorata::spawn_broadcast(|c| panic!("broadcast {}", c.index())));
+    let mut got: Vec<String> = rx.iter().take(6).collect();
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            "broadcast 0",
+            "broadcast 1",
+            "nested spawn",
+            "share spawn",
+            "share spawn_fifo",
+            "spawn inside a share"
+        ]
+    );
+    assert_eq!(nested.install(|| 6 * 7), 42);
 }
