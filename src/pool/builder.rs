@@ -202,7 +202,8 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// The stack size of the worker threads, in bytes.
+    /// The stack size of the worker threads, in bytes (also of the workers of the
+    /// pool's shares).
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().stack_size(1 << 20).build().unwrap();
@@ -359,9 +360,11 @@ impl<S> ThreadPoolBuilder<S> {
 
     /// What a share's sub-pool takes from the pool (or share) it is made from, so
     /// that work behaves in a share as in its pool: the panic handler (a panic in a
-    /// job spawned into a share goes where the pool's would).
+    /// job spawned into a share goes where the pool's would) and the stack size (a
+    /// job that fits in the pool's stacks fits in the share's).
     pub(crate) fn inherit(mut self, parent: &Registry) -> Self {
         self.config.handlers.panic = parent.handlers.panic.clone();
+        self.config.stack_size = parent.stack_size;
         self
     }
 
@@ -434,6 +437,7 @@ impl<S> ThreadPoolBuilder<S> {
         let (registry, deques) = Registry::new(
             n,
             std::mem::take(&mut self.config.handlers),
+            self.config.stack_size,
             self.config.count_jobs,
         );
         registry.shares.configure(

@@ -70,6 +70,8 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// The workers' stack size, if the builder set one (a share's workers get it too).
+    pub(crate) stack_size: Option<usize>,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// One entry per worker when the pool counts its jobs and steals (a share's
@@ -83,6 +85,7 @@ impl Registry {
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
+        stack_size: Option<usize>,
         count: bool,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
@@ -104,6 +107,7 @@ impl Registry {
             injector: Injector::new(),
             terminate_count: AtomicUsize::new(1),
             handlers,
+            stack_size,
             shares: Default::default(),
             counters: (0..if count { n } else { 0 })
                 .map(|_| Default::default())

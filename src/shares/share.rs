@@ -85,7 +85,7 @@ impl fmt::Debug for Share {
 impl Share {
     /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
     /// permits are `permits`, with `cores` workers; `from` is the pool or share it is
-    /// made from, whose panic handler it takes.
+    /// made from, whose panic handler and stack size it takes.
     pub(crate) fn create(
         from: &Registry,
         permits: &Arc<Permits>,

@@ -108,3 +108,43 @@ fn zero_share_cores_is_an_error() {
         .unwrap();
     assert_eq!(pool.share(1).unwrap().install(|| 6 * 7), 42);
 }
+
+/// Deep recursion: about 16 MiB of stack.
+#[inline(never)]
+fn deep(depth: usize) -> u64 {
+    let frame = std::hint::black_box([depth as u8; 64 << 10]);
+    if depth == 0 {
+        return u64::from(frame[0]);
+    }
+    u64::from(frame[depth % frame.len()]) + deep(depth - 1)
+}
+
+/// Work that fits in the pool's stacks fits in its shares' (in a child: before the
+/// fix, a share's workers had the default 2 MiB stack and this overflowed it).
+#[test]
+fn shares_take_the_pool_stack_size() {
+    if child::case().is_none() {
+        let out = child::run(test_path!(shares_take_the_pool_stack_size), "prorata");
+        assert!(
+            out.status.success(),
+            "{:?}\n{}",
+            out.status,
+            child::stderr(&out)
+        );
+        return;
+    }
+    let expected = (0..=256u64).map(|d| d % 256).sum::<u64>();
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .stack_size(64 << 20)
+        .build()
+        .unwrap();
+    assert_eq!(pool.install(|| deep(256)), expected);
+    let share = pool.share(1).unwrap();
+    assert_eq!(share.install(|| deep(256)), expected);
+    let nested = share.share(1).unwrap();
+    assert_eq!(
+        nested.join(|| deep(256), || deep(256)),
+        (expected, expected)
+    );
+}
