@@ -108,9 +108,10 @@ impl Share {
                 }
             })
             .build();
+        // The sub-pool's builder can only fail to start its threads.
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
-            return Err(ShareError::PoolShuttingDown);
+            return Err(ShareError::ThreadSpawn);
         };
         let registry = Arc::downgrade(pool.registry());
         let raise = move |i: usize| {

@@ -148,3 +148,36 @@ fn shares_take_the_pool_stack_size() {
         (expected, expected)
     );
 }
+
+/// A share whose workers cannot start (a child whose address space holds the pool's
+/// big stacks but not its share's) is a clear error, not "shutting down"; the pool
+/// and its other shares run on.
+#[test]
+fn share_whose_workers_cannot_start_is_an_error() {
+    if child::case().is_none() {
+        let out = child::run(
+            test_path!(share_whose_workers_cannot_start_is_an_error),
+            "prorata",
+        );
+        assert!(
+            out.status.success(),
+            "{:?}\n{}",
+            out.status,
+            child::stderr(&out)
+        );
+        return;
+    }
+    const STACK: usize = 256 << 20;
+    child::limit_address_space(3 * STACK as u64);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .stack_size(STACK)
+        .build()
+        .unwrap();
+    let before = child::all_threads();
+    let err = pool.share(1).unwrap_err();
+    assert_eq!(err, ShareError::ThreadSpawn);
+    assert!(err.to_string().contains("thread"), "{err}");
+    assert!(child::eventually(|| child::all_threads() <= before));
+    assert_eq!(pool.install(|| 6 * 7), 42);
+}
