@@ -311,11 +311,15 @@ impl<S> ThreadPoolBuilder<S> {
     /// The scheduling quantum of the pool's shares (default 4 ms): how often a share
     /// over its proportion is asked to give a core back.
     ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroShareQuantum`] on zero.
+    ///
     /// ```
-    /// let pool = prorata::ThreadPoolBuilder::new()
-    ///     .share_quantum(std::time::Duration::from_millis(2))
-    ///     .build()
-    ///     .unwrap();
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    /// use std::time::Duration;
+    ///
+    /// let pool = ThreadPoolBuilder::new().share_quantum(Duration::from_millis(2)).build().unwrap();
+    /// let err = ThreadPoolBuilder::new().share_quantum(Duration::ZERO).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareQuantum);
     /// ```
     pub fn share_quantum(mut self, quantum: std::time::Duration) -> Self {
         self.config.share_quantum = Some(quantum);
@@ -426,6 +430,11 @@ impl<S> ThreadPoolBuilder<S> {
         if self.config.share_cores == Some(0) {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::ZeroShareCores,
+            ));
+        }
+        if self.config.share_quantum == Some(std::time::Duration::ZERO) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroShareQuantum,
             ));
         }
         if self.config.use_current_thread && WorkerThread::current().is_some() {

@@ -1,6 +1,9 @@
 //! Absurd configuration gives a clear error, never an abort or a hang: more threads
 //! than the operating system allows, a stack no system can map, zero or overflowing
-//! tickets, zero cores for the shares.
+//! tickets, a zero quantum, zero cores for the shares, a share whose workers cannot
+//! start, a share of a pool with big stacks.
+
+use std::time::Duration;
 
 use prorata::{ShareError, ThreadPoolBuildErrorKind, ThreadPoolBuilder};
 
@@ -94,6 +97,24 @@ fn overflowing_tickets_are_an_error() {
     assert_eq!(big.share(1).unwrap_err(), ShareError::TicketOverflow);
     assert_eq!(child_share.install(|| 6 * 7), 42);
     assert_eq!(small.install(|| 6 * 7), 42);
+}
+
+/// A zero quantum is an error (before the fix it was taken as 1 ns, so that every
+/// waiting worker ended a quantum at every wake-up).
+#[test]
+fn zero_quantum_is_an_error() {
+    let err = ThreadPoolBuilder::new()
+        .share_quantum(Duration::ZERO)
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareQuantum);
+    assert!(err.to_string().contains("quantum"), "{err}");
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_quantum(Duration::MAX)
+        .build()
+        .unwrap();
+    assert_eq!(pool.share(1).unwrap().install(|| 6 * 7), 42);
 }
 
 /// No cores for the shares is an error; more cores than workers are clamped.
