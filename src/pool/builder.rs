@@ -166,9 +166,11 @@ impl<S> ThreadPoolBuilder<S> {
     /// Makes the thread calling `build` worker 0 of the pool: it does not run a main loop,
     /// but it executes the pool's jobs whenever it waits inside the pool (and `join` or
     /// `scope` called on it run in this pool). It stops being a worker when the pool is
-    /// dropped on this thread (or when the thread exits). Jobs queued on worker 0 run
-    /// only when this thread waits in the pool or another worker steals them; with
-    /// `num_threads(1)`, work injected from other threads waits for this thread.
+    /// dropped on this thread (or when the thread exits); a new thread then takes worker
+    /// 0's place until the pool's queued and spawned work is done. Until then, jobs
+    /// queued on worker 0 run only when this thread waits in the pool or another worker
+    /// steals them; with `num_threads(1)`, work injected from other threads waits for
+    /// this thread.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new()

@@ -1,5 +1,6 @@
 //! Pools dropped with work in flight on the thread that is their worker 0
-//! (`use_current_thread`): the work queued there still runs, on the other workers.
+//! (`use_current_thread`), or outliving that thread: the work queued there still
+//! runs, and the pool's workers exit once it has.
 
 use std::sync::mpsc::channel;
 use std::sync::{Arc, Barrier};
@@ -72,4 +73,88 @@ fn spawn_from_worker_0_then_drop() {
 fn spawn_fifo_from_worker_0_then_drop() {
     theirs::spawned_from_worker_0_then_dropped(true);
     ours::spawned_from_worker_0_then_dropped(true);
+}
+
+/// Waits up to 10 s for a message (a job that never runs fails the test, not hangs it).
+fn recv<T>(rx: &std::sync::mpsc::Receiver<T>) -> T {
+    rx.recv_timeout(std::time::Duration::from_secs(10))
+        .expect("a job that should have run never ran")
+}
+
+/// A `spawn_broadcast` from worker 0's thread, then the pool dropped there: every
+/// worker runs the job, worker 0 too (on a thread that takes its place), and every
+/// worker then exits. Before the fix, worker 0's job never ran, so the other
+/// workers never exited either. (In Rayon the thread stays worker 0 of the dropped
+/// pool and the job waits for it for ever, so this runs against prorata only.)
+#[test]
+fn spawn_broadcast_from_worker_0_then_drop() {
+    std::thread::spawn(|| {
+        let exits = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let e = Arc::clone(&exits);
+        let pool = prorata::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .use_current_thread()
+            .exit_handler(move |_| {
+                e.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            })
+            .build()
+            .unwrap();
+        let (tx, rx) = channel();
+        pool.spawn_broadcast(move |c| tx.send(c.index()).unwrap());
+        drop(pool);
+        let mut got: Vec<usize> = (0..3).map(|_| recv(&rx)).collect();
+        got.sort();
+        assert_eq!(got, [0, 1, 2]);
+        let all_exited =
+            crate::child::eventually(|| exits.load(std::sync::atomic::Ordering::SeqCst) == 3);
+        assert!(
+            all_exited,
+            "{} of 3 workers exited",
+            exits.load(std::sync::atomic::Ordering::SeqCst)
+        );
+    })
+    .join()
+    .unwrap();
+}
+
+/// A pool whose only worker is the calling thread: jobs spawned, then the pool
+/// dropped on that thread: they still run (before the fix, nobody ever ran them).
+#[test]
+fn only_worker_is_current_thread_spawn_then_drop() {
+    std::thread::spawn(|| {
+        let pool = prorata::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .use_current_thread()
+            .build()
+            .unwrap();
+        let (tx, rx) = channel();
+        let tx2 = tx.clone();
+        pool.spawn(move || tx.send(1).unwrap());
+        pool.spawn_fifo(move || tx2.send(2).unwrap());
+        drop(pool);
+        let mut got = [recv(&rx), recv(&rx)];
+        got.sort();
+        assert_eq!(got, [1, 2]);
+    })
+    .join()
+    .unwrap();
+}
+
+/// The thread that is worker 0 exits while the pool lives on elsewhere: a thread
+/// takes worker 0's place, so a broadcast still reaches every worker (before the
+/// fix it waited for ever for worker 0).
+#[test]
+fn worker_0_thread_exits_while_the_pool_lives() {
+    let pool = std::thread::spawn(|| {
+        prorata::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .use_current_thread()
+            .build()
+            .unwrap()
+    })
+    .join()
+    .unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || tx.send(pool.broadcast(|c| c.index())).unwrap());
+    assert_eq!(recv(&rx), [0, 1]);
 }

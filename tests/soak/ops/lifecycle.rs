@@ -69,21 +69,16 @@ fn gated_batch<T>(ctx: &mut Ctx, k: usize, target: T, spawn: impl FnOnce(&T, Mak
 /// into it in several ways, the pool dropped before they may run.
 pub fn pool_dropped_in_flight(ctx: &mut Ctx, _place: &Place) {
     STATS.add(&STATS.pools_dropped_in_flight, 1);
-    // As worker 0, this thread runs nothing after the drop: its broadcast job would
-    // wait for ever (as in Rayon), so no spawn_broadcast then; 2+ workers so that
-    // someone runs the jobs queued on worker 0.
-    let current = ctx.world.max_workers >= 2 && ctx.rng.gen_bool(0.2);
-    let pool = if current {
-        let n = ctx.rng.gen_range(2..=ctx.world.max_workers);
-        world::builder(&mut ctx.rng, n)
-            .use_current_thread()
-            .build()
-            .expect("soak: pool")
-    } else {
-        let n = ctx.rng.gen_range(1..=ctx.world.max_workers);
-        world::builder(&mut ctx.rng, n).build().expect("soak: pool")
-    };
-    let kind = ctx.rng.gen_range(0..if current { 4 } else { 5 });
+    // With this thread as worker 0, the drop hands worker 0 to a new thread, which
+    // runs what only worker 0 can (its broadcast job; everything, if it is alone).
+    let current = ctx.rng.gen_bool(0.2);
+    let n = ctx.rng.gen_range(1..=ctx.world.max_workers);
+    let mut builder = world::builder(&mut ctx.rng, n);
+    if current {
+        builder = builder.use_current_thread();
+    }
+    let pool = builder.build().expect("soak: pool");
+    let kind = ctx.rng.gen_range(0..5);
     let k = if kind == 4 {
         pool.current_num_threads()
     } else {
