@@ -88,9 +88,12 @@ fn owned(ctx: &mut Ctx, place: &Place, p: &Params) {
         });
         if keep_items {
             let kept: Vec<_> = it.collect();
-            kept.iter()
-                .map(|it| (it.id, mix(it.key)))
-                .collect::<Vec<_>>()
+            let pairs: Vec<_> = kept.iter().map(|it| (it.id, mix(it.key))).collect();
+            // Dropped by name: were `kept` dropped after a tail expression that built
+            // the result, a panic in an item's `Drop` would leak the result (rustc
+            // issue #47949), which valgrind reported here.
+            drop(kept);
+            pairs
         } else {
             it.map(|it| (it.id, mix(it.key))).collect()
         }
