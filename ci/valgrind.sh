@@ -2,13 +2,12 @@
 # Runs a representative subset of the tests and a short soak under valgrind memcheck,
 # failing on any invalid read or write, any use of uninitialised memory, and any block
 # "definitely lost" (leaks still reachable at exit, such as the global pool's threads,
-# are not errors). No suppressions are needed today; if one ever is, put it in
-# ci/valgrind.supp with the reason beside it.
+# are not errors). Suppressions, each with its reason, are in ci/valgrind.supp.
 #
-# Not part of .ci/run: under valgrind the subset takes several minutes on a 2-core
-# machine (valgrind runs one thread at a time, 20-50x slower), which would more than
-# double CI's time. Run it before merging changes to unsafe code, and in the
-# reliability report. VALGRIND_SOAK_SECS sets the soak's length (default 20).
+# Part of .ci/run: it reuses the release test binaries ci/test.sh built and takes about
+# 100 s on a 2-core machine (valgrind runs one thread at a time, 20-50x slower).
+# VALGRIND_SOAK_SECS sets the soak's length (default 20). Too slow for the subset:
+# tests/sort_panic.rs (18 minutes; the soak's sorts cover panicking comparators).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind: not installed"; exit 1; }
@@ -46,8 +45,8 @@ memcheck() {
 # The pool (join, scope, spawn, broadcast, panics, life cycle), the shares, panic
 # safety of collect, the fault tests (their child processes run natively), and the
 # soak with smaller inputs (its sorts cover panic safety of sorts with tracked items).
-# Not tests/sort_panic.rs: 18 minutes under valgrind, and it leaks one probe per input
-# on purpose (Box::leak for a 'static borrow), which memcheck rightly calls lost.
+# tests/sort_panic.rs would also need a suppression: it leaks one probe per input on
+# purpose (Box::leak for a 'static borrow), which memcheck rightly calls lost.
 memcheck pool_api
 memcheck pool_join
 memcheck pool_panic
