@@ -9,6 +9,7 @@ use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
@@ -25,6 +26,9 @@ pub(crate) struct ThreadInfo {
     pub(crate) stealer: Stealer<JobRef>,
     /// Jobs that only this worker may run (broadcasts).
     pub(crate) broadcasts: Injector<JobRef>,
+    /// The FIFO behind the `spawn_fifo` tokens this worker pushes (here rather than
+    /// in the worker, which may go away before its tokens run).
+    pub(crate) fifo: JobFifo,
     /// Set when the pool terminates; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
     /// Requests to the worker (the shares' preemption, a thief's publication request),
@@ -55,7 +59,8 @@ impl WorkerCounters {
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
-    pub(crate) panic: Option<Box<PanicHandler>>,
+    /// Shared with the pool's shares, whose spawned jobs' panics it also receives.
+    pub(crate) panic: Option<Arc<PanicHandler>>,
     pub(crate) start: Option<Box<IndexHandler>>,
     pub(crate) exit: Option<Box<IndexHandler>>,
 }
@@ -69,6 +74,8 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// The workers' stack size, if the builder set one (a share's workers get it too).
+    pub(crate) stack_size: Option<usize>,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// One entry per worker when the pool counts its jobs and steals (a share's
@@ -82,6 +89,7 @@ impl Registry {
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
+        stack_size: Option<usize>,
         count: bool,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
@@ -92,6 +100,7 @@ impl Registry {
                 crossbeam_utils::CachePadded::new(ThreadInfo {
                     stealer: d.stealer(),
                     broadcasts: Injector::new(),
+                    fifo: JobFifo::new(),
                     terminate: CoreLatch::new(),
                     flags: WorkerFlags::default(),
                     frames: FrameStack::new(),
@@ -104,6 +113,7 @@ impl Registry {
             injector: Injector::new(),
             terminate_count: AtomicUsize::new(1),
             handlers,
+            stack_size,
             shares: Default::default(),
             counters: (0..if count { n } else { 0 })
                 .map(|_| Default::default())

@@ -81,7 +81,7 @@ impl ThreadPool {
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
         let n = self.registry.num_threads();
         let permits = self.registry.shares.permits(n);
-        crate::Share::create(permits, None, n, tickets)
+        crate::Share::create(&self.registry, permits, None, n, tickets)
     }
 
     /// The pool's registry (for the shares layer).
