@@ -275,7 +275,8 @@ impl Iterator for Walker<'_> {
 #[test]
 fn par_bridge_finishes_a_walk_fed_by_its_own_items() {
     // Trees as children of each entry: a chain, a binary tree, a root with a few leaves.
-    let shapes: [(&str, fn(u32) -> Vec<u32>, usize); 3] = [
+    type Children = fn(u32) -> Vec<u32>;
+    let shapes: [(&str, Children, usize); 3] = [
         ("chain", |n| if n < 40 { vec![n + 1] } else { vec![] }, 41),
         (
             "binary",

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use common::cases::{THREADS, pool};
 use common::sort_inputs::rng;
 use prorata::prelude::*;
-use rand::Rng;
+use rand::RngExt;
 
 /// Shared state of one test input: a comparison budget and drop counters.
 struct Probe {
@@ -68,7 +68,7 @@ fn tracked_input(len: usize, budget: isize, seed: u64) -> Vec<Tracked> {
     let mut r = rng(seed);
     (0..len)
         .map(|id| Tracked {
-            key: r.gen_range(0..(len as u32 / 4 + 1)),
+            key: r.random_range(0..(len as u32 / 4 + 1)),
             id,
             payload: Box::new(id),
             probe,

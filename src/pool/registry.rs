@@ -3,10 +3,13 @@
 
 use std::any::Any;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use super::flags::WorkerFlags;
+use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
-use super::latch::{CoreLatch, LatchRef, LockLatch, SpinLatch};
+use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
@@ -23,11 +26,16 @@ pub(crate) struct ThreadInfo {
     pub(crate) stealer: Stealer<JobRef>,
     /// Jobs that only this worker may run (broadcasts).
     pub(crate) broadcasts: Injector<JobRef>,
+    /// The FIFO behind the `spawn_fifo` tokens this worker pushes (here rather than
+    /// in the worker, which may go away before its tokens run).
+    pub(crate) fifo: JobFifo,
     /// Set when the pool terminates; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
-    /// The per-worker preemption flag, checked at safe points, joins and job starts (the
-    /// shares layer sets it to ask for the core back).
-    pub(crate) preempt: AtomicBool,
+    /// Requests to the worker (the shares' preemption, a thief's publication request),
+    /// checked at safe points, joins and job starts.
+    pub(crate) flags: WorkerFlags,
+    /// The worker's pending join frames (see `frames.rs`).
+    pub(crate) frames: FrameStack,
 }
 
 /// Counters of one worker of a pool that counts (a share's sub-pool): written only
@@ -51,7 +59,8 @@ impl WorkerCounters {
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
-    pub(crate) panic: Option<Box<PanicHandler>>,
+    /// Shared with the pool's shares, whose spawned jobs' panics it also receives.
+    pub(crate) panic: Option<Arc<PanicHandler>>,
     pub(crate) start: Option<Box<IndexHandler>>,
     pub(crate) exit: Option<Box<IndexHandler>>,
 }
@@ -65,6 +74,8 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// The workers' stack size, if the builder set one (a share's workers get it too).
+    pub(crate) stack_size: Option<usize>,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// One entry per worker when the pool counts its jobs and steals (a share's
@@ -78,8 +89,10 @@ impl Registry {
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
+        stack_size: Option<usize>,
         count: bool,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
+        super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
         let thread_infos = deques
             .iter()
@@ -87,8 +100,10 @@ impl Registry {
                 crossbeam_utils::CachePadded::new(ThreadInfo {
                     stealer: d.stealer(),
                     broadcasts: Injector::new(),
+                    fifo: JobFifo::new(),
                     terminate: CoreLatch::new(),
-                    preempt: AtomicBool::new(false),
+                    flags: WorkerFlags::default(),
+                    frames: FrameStack::new(),
                 })
             })
             .collect();
@@ -98,6 +113,7 @@ impl Registry {
             injector: Injector::new(),
             terminate_count: AtomicUsize::new(1),
             handlers,
+            stack_size,
             shares: Default::default(),
             counters: (0..if count { n } else { 0 })
                 .map(|_| Default::default())
@@ -159,14 +175,44 @@ impl Registry {
     }
 
     /// Whether work that worker `index` could take is waiting: injected, broadcast to it,
-    /// or queued on any worker's deque (the last check before sleeping).
+    /// queued on any worker's deque, or pending in a worker's join frames that thieves
+    /// may claim (the last check before sleeping).
     pub(crate) fn has_work(&self, index: usize) -> bool {
+        let claimable = super::barrier::thieves_may_claim();
         !self.injector.is_empty()
             || !self.thread_infos[index].broadcasts.is_empty()
             || self
                 .thread_infos
                 .iter()
-                .any(|info| !info.stealer.is_empty())
+                .any(|info| !info.stealer.is_empty() || (claimable && info.frames.has_pending()))
+    }
+
+    /// Worker `thief` claims the oldest pending join frame of another worker, trying
+    /// each from `start` on (see `frames.rs`); the victim is asked to publish its next.
+    pub(crate) fn claim_frame(&self, thief: usize, start: usize) -> Option<JobRef> {
+        if !super::barrier::thieves_may_claim() {
+            return None;
+        }
+        let n = self.thread_infos.len();
+        (start..n).chain(0..start).find_map(|victim| {
+            let info = &self.thread_infos[victim];
+            if victim == thief || !info.frames.has_pending() {
+                return None;
+            }
+            let job = info.frames.claim_oldest()?;
+            info.flags.raise_publish();
+            Some(job)
+        })
+    }
+
+    /// Worker `thief` found nothing to do: every other worker is asked to publish its
+    /// oldest pending join frame (a flag each checks at its next join or safe point).
+    pub(crate) fn request_publication(&self, thief: usize) {
+        for (index, info) in self.thread_infos.iter().enumerate() {
+            if index != thief {
+                info.flags.raise_publish();
+            }
+        }
     }
 
     /// One more reason to keep the workers alive (a handle or a pending spawn).
@@ -200,10 +246,18 @@ impl Registry {
             }
             None => {
                 eprintln!(
-                    "prorata: a spawned job panicked and the pool has no panic handler; aborting"
+                    "prorata: a spawned job or a start/exit handler panicked and the pool has no panic handler; aborting"
                 );
                 std::process::abort();
             }
+        }
+    }
+
+    /// Runs a start or exit handler; a panic in it goes to the panic handler (as
+    /// Rayon does), which aborts the process when there is none.
+    pub(crate) fn catch_handler_panic(&self, handler: impl FnOnce()) {
+        if let Err(payload) = unwind::halt_unwinding(handler) {
+            self.handle_panic(payload);
         }
     }
 
@@ -251,7 +305,7 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        let latch = SpinLatch::cross(current.registry(), current.index());
+        let latch = CrossLatch::new(current.registry(), current.index());
         let job = StackJob::new(
             |_| {
                 let worker = WorkerThread::current().expect("prorata: injected job off-pool");

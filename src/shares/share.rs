@@ -9,6 +9,7 @@ use super::error::ShareError;
 use super::permits::Permits;
 use super::pool_link::ShareWorkers;
 use super::tree::ShareId;
+use crate::pool::Registry;
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -17,7 +18,9 @@ use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 ///
 /// Made by [`ThreadPool::share`], [`Share::share`] (a share of a share: its tickets
 /// split the parent's value, as a currency) or [`crate::share`] (the global pool).
-/// Dropping a share lets its queued and running work finish, then retires it.
+/// Dropping a share returns at once, like dropping a [`ThreadPool`]: its queued and
+/// running work finishes, and the share leaves the pool (its tickets stop counting)
+/// when its last worker has exited.
 ///
 /// ```
 /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -81,8 +84,10 @@ impl fmt::Debug for Share {
 
 impl Share {
     /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
-    /// permits are `permits`, with `cores` workers.
+    /// permits are `permits`, with `cores` workers; `from` is the pool or share it is
+    /// made from, whose panic handler and stack size it takes.
     pub(crate) fn create(
+        from: &Registry,
         permits: &Arc<Permits>,
         parent: Option<ShareId>,
         cores: usize,
@@ -96,22 +101,22 @@ impl Share {
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
             .count_jobs()
+            .inherit(from)
             .exit_handler(move |i| {
                 if let Some(w) = exit_cell.get() {
                     w.release(i);
                 }
             })
             .build();
+        // The sub-pool's builder can only fail to start its threads.
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
-            return Err(ShareError::PoolShuttingDown);
+            return Err(ShareError::ThreadSpawn);
         };
         let registry = Arc::downgrade(pool.registry());
         let raise = move |i: usize| {
             if let Some(r) = registry.upgrade() {
-                r.thread_infos[i]
-                    .preempt
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                r.thread_infos[i].flags.raise_preempt();
             }
         };
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
@@ -141,7 +146,14 @@ impl Share {
     /// ```
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
         let w = &self.workers;
-        Share::create(&w.permits, Some(w.id), self.current_num_threads(), tickets)
+        let from = self.pool().registry();
+        Share::create(
+            from,
+            &w.permits,
+            Some(w.id),
+            self.current_num_threads(),
+            tickets,
+        )
     }
 
     /// Changes this share's tickets (inflation or deflation); effective within a
@@ -264,7 +276,9 @@ impl Share {
         self.pool().in_place_scope(op)
     }
 
-    /// Runs `op` in this share in the background.
+    /// Runs `op` in this share in the background. A panic in `op` goes to the panic
+    /// handler of the pool the share was made from (through its parent shares); as
+    /// with [`ThreadPool::spawn`], the process aborts if that pool has none.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -321,11 +335,11 @@ impl Share {
 
 impl Drop for Share {
     fn drop(&mut self) {
-        // The sub-pool finishes its jobs; workers holding a core give it back as
-        // they exit, sleeping ones exit without taking one. Then the share leaves the tree (at once if nobody holds a core).
+        // The sub-pool finishes its jobs without this handle waiting for them (as a
+        // `ThreadPool`'s drop): workers holding a core give it back as they exit,
+        // sleeping ones exit without taking one. The share leaves the tree when the
+        // last of them is gone (`ShareWorkers::drop`).
         drop(self.pool.take());
-        let w = &self.workers;
-        w.permits.with(|a| a.retire(w.id));
     }
 }
 
@@ -339,5 +353,11 @@ impl Drop for Share {
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
     let cores = registry.num_threads();
-    Share::create(registry.shares.permits(cores), None, cores, tickets)
+    Share::create(
+        registry,
+        registry.shares.permits(cores),
+        None,
+        cores,
+        tickets,
+    )
 }

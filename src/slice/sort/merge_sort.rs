@@ -41,14 +41,8 @@ where
     let levels = leaf_levels(len, threads);
     // Merge pieces: a few per thread at the top level, so stealing can balance.
     let grain = (len / (8 * threads)).max(MIN_LEAF);
-    sort_leaves(
-        v,
-        levels,
-        compare,
-        &|leaf| seq_merge_sort(leaf, compare),
-        true,
-    );
-    merge_all(v, levels, grain, compare, true);
+    sort_leaves(v, levels, &|leaf| seq_merge_sort(leaf, compare), true);
+    merge_all(v, levels, Some(grain), compare);
 }
 
 /// Sorts `v` stably on this thread.
@@ -65,19 +59,13 @@ where
     // An even number of halvings that leaves runs of at most `RUN_MAX`.
     let mut levels = usize::BITS - (len / (RUN_MAX + 1)).leading_zeros();
     levels += levels % 2;
-    sort_leaves(
-        v,
-        levels,
-        compare,
-        &|run| insertion_sort(run, compare),
-        false,
-    );
-    merge_all(v, levels, usize::MAX, compare, false);
+    sort_leaves(v, levels, &|run| insertion_sort(run, compare), false);
+    merge_all(v, levels, None, compare);
 }
 
-/// Merges the sorted leaves of `v` back up through a buffer of its length, in
-/// parallel when `parallel`.
-fn merge_all<T, F>(v: &mut [T], levels: u32, grain: usize, compare: &F, parallel: bool)
+/// Merges the sorted leaves of `v` back up through a buffer of its length: in
+/// parallel, in pieces of about `grain` elements, when there is a `grain`.
+fn merge_all<T, F>(v: &mut [T], levels: u32, grain: Option<usize>, compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -96,7 +84,6 @@ where
             false,
             grain,
             compare,
-            parallel,
         );
     }
 }
@@ -113,10 +100,9 @@ fn both<A: FnOnce() + Send, B: FnOnce() + Send>(parallel: bool, a: A, b: B) {
 
 /// Sorts each of the 2^`levels` leaves of `v` (cut in halves, as
 /// [`merge_levels`] cuts) with `sort_leaf`, in parallel when `parallel`.
-fn sort_leaves<T, F, S>(v: &mut [T], levels: u32, compare: &F, sort_leaf: &S, parallel: bool)
+fn sort_leaves<T, S>(v: &mut [T], levels: u32, sort_leaf: &S, parallel: bool)
 where
     T: Send,
-    F: Sync,
     S: Fn(&mut [T]) + Sync,
 {
     if levels == 0 {
@@ -126,8 +112,8 @@ where
     let (low, high) = v.split_at_mut(v.len() / 2);
     both(
         parallel,
-        || sort_leaves(low, levels - 1, compare, sort_leaf, parallel),
-        || sort_leaves(high, levels - 1, compare, sort_leaf, parallel),
+        || sort_leaves(low, levels - 1, sort_leaf, parallel),
+        || sort_leaves(high, levels - 1, sort_leaf, parallel),
     );
 }
 
@@ -145,7 +131,8 @@ fn leaf_levels(len: usize, threads: usize) -> u32 {
 
 /// Merges the sorted leaves of the `len` elements at `v` (cut in halves
 /// `levels` times); the result ends at `buf` when `into_buf`, else at `v`.
-/// The halves are merged in parallel when `parallel`.
+/// With a `grain`, the halves and the merges run in parallel (merge pieces of
+/// about `grain` elements); without one, everything runs on this thread.
 ///
 /// # Safety
 /// `v` holds `len` initialized elements and `buf` has room for `len`; both are
@@ -157,9 +144,8 @@ unsafe fn merge_levels<T, F>(
     len: usize,
     levels: u32,
     into_buf: bool,
-    grain: usize,
+    grain: Option<usize>,
     compare: &F,
-    parallel: bool,
 ) where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -176,15 +162,15 @@ unsafe fn merge_levels<T, F>(
     // and in bounds; each half is merged into the place this merge reads from.
     unsafe {
         let (v_hi, buf_hi) = (v.add(mid), buf.add(mid));
-        let half = move |v, buf, len| {
-            merge_levels(v, buf, len, levels - 1, !into_buf, grain, compare, parallel)
-        };
+        let half =
+            move |v, buf, len| merge_levels(v, buf, len, levels - 1, !into_buf, grain, compare);
         both(
-            parallel,
+            grain.is_some(),
             move || half(v, buf, mid),
             move || half(v_hi, buf_hi, len - mid),
         );
         let (src, dest) = if into_buf { (v, buf) } else { (buf, v) };
-        par_merge(src, mid, src.add(mid), len - mid, dest, grain, compare);
+        let pieces = grain.unwrap_or(usize::MAX);
+        par_merge(src, mid, src.add(mid), len - mid, dest, pieces, compare);
     }
 }

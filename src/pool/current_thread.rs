@@ -1,0 +1,70 @@
+//! `use_current_thread`: the building thread as worker 0 of its pool, held in a
+//! thread-local until the pool is dropped on that thread or the thread exits; then a
+//! new thread takes worker 0's place until the pool terminates.
+
+use std::cell::RefCell;
+
+use super::registry::Registry;
+use super::worker::WorkerThread;
+
+thread_local! {
+    /// The worker of a `use_current_thread` pool living on this thread.
+    static CURRENT_THREAD_WORKER: CurrentThreadWorker = const { CurrentThreadWorker(RefCell::new(None)) };
+}
+
+/// Holds the worker of a `use_current_thread` pool; hands it off when dropped.
+struct CurrentThreadWorker(RefCell<Option<Box<WorkerThread>>>);
+
+impl Drop for CurrentThreadWorker {
+    fn drop(&mut self) {
+        if let Some(worker) = self.0.get_mut().take() {
+            WorkerThread::clear_current();
+            hand_off(worker);
+        }
+    }
+}
+
+/// If the current thread is worker 0 of `registry` by `use_current_thread`, stops that.
+pub(crate) fn release_current_thread(registry: &Registry) {
+    let _ = CURRENT_THREAD_WORKER.try_with(|holder| {
+        let mut slot = holder.0.borrow_mut();
+        if slot
+            .as_ref()
+            .is_some_and(|w| w.registry().id() == registry.id())
+        {
+            WorkerThread::clear_current();
+            if let Some(worker) = slot.take() {
+                drop(slot);
+                hand_off(worker);
+            }
+        }
+    });
+}
+
+/// Worker 0 leaves this thread, not its pool: a new thread takes its place and runs
+/// the main loop of a worker (start handler, jobs, exit handler) until the pool
+/// terminates, like the other workers. Else work that only worker 0 can run (its
+/// part of a `spawn_broadcast`, or everything, if it is the only worker) would never
+/// run, and the workers waiting for it would never exit. If the OS refuses the
+/// thread, the worker is dropped and that work is lost.
+fn hand_off(worker: Box<WorkerThread>) {
+    let mut b = std::thread::Builder::new().name("prorata-worker-0".into());
+    if let Some(size) = worker.registry().stack_size {
+        b = b.stack_size(size);
+    }
+    let _ = b.spawn(move || {
+        // SAFETY: the box lives in this closure until `clear_current` below.
+        unsafe { WorkerThread::set_current(&*worker) };
+        worker.main_loop();
+        WorkerThread::clear_current();
+    });
+}
+
+/// Makes `worker` the current thread's worker, kept until [`release_current_thread`] or
+/// the thread's exit.
+pub(crate) fn adopt_current_thread(worker: Box<WorkerThread>) {
+    // SAFETY: the box is kept in this thread's CURRENT_THREAD_WORKER until it is
+    // unregistered (pool dropped on this thread, or thread exit).
+    unsafe { WorkerThread::set_current(&*worker) };
+    CURRENT_THREAD_WORKER.with(|holder| *holder.0.borrow_mut() = Some(worker));
+}
