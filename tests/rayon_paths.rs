@@ -6,7 +6,7 @@
 
 mod paths {
     use prorata::BroadcastContext as _;
-    // missing: use prorata::Configuration as _;
+    use prorata::Configuration as _;
     use prorata::FnContext as _;
     use prorata::Scope as _;
     use prorata::ScopeFifo as _;
@@ -49,11 +49,11 @@ mod paths {
     use prorata::collections::vec_deque::Iter as _;
     use prorata::collections::vec_deque::IterMut as _;
     use prorata::current_num_threads as _;
-    // missing: use prorata::current_thread_has_pending_tasks as _;
+    use prorata::current_thread_has_pending_tasks as _;
     use prorata::current_thread_index as _;
     use prorata::in_place_scope as _;
     use prorata::in_place_scope_fifo as _;
-    // missing: use prorata::initialize as _;
+    use prorata::initialize as _;
     use prorata::iter as _;
     use prorata::iter::Chain as _;
     use prorata::iter::Chunks as _;

@@ -84,6 +84,18 @@ pub fn current_thread_index() -> Option<usize> {
     WorkerThread::current().map(WorkerThread::index)
 }
 
+/// Whether the current thread, a worker of some pool, has jobs queued on its own
+/// deque (`None` if it is not a worker). A racy hint: thieves may take them meanwhile.
+///
+/// ```
+/// assert_eq!(prorata::current_thread_has_pending_tasks(), None);
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+/// assert_eq!(pool.install(prorata::current_thread_has_pending_tasks), Some(false));
+/// ```
+pub fn current_thread_has_pending_tasks() -> Option<bool> {
+    WorkerThread::current().map(WorkerThread::has_local_jobs)
+}
+
 /// The most threads a pool may have; larger `num_threads` are clamped to it.
 ///
 /// ```

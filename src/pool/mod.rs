@@ -49,6 +49,7 @@ mod barrier;
 mod broadcast;
 mod build_error;
 mod builder;
+mod configuration;
 mod current_thread;
 mod flags;
 mod frames;
@@ -76,8 +77,12 @@ mod tests;
 pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
 pub use build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
 pub use builder::ThreadPoolBuilder;
+#[allow(deprecated)]
+pub use configuration::{Configuration, initialize};
 pub(crate) use global::global_registry;
-pub use global::{current_num_threads, current_thread_index, max_num_threads};
+pub use global::{
+    current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
+};
 pub use join::{FnContext, join, join_context};
 pub(crate) use preempt::enable_shares;
 #[allow(unused_imports)] // used by the iterator layer
