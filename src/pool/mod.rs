@@ -73,7 +73,7 @@ pub use builder::{
 pub(crate) use global::global_registry;
 pub use global::{current_num_threads, current_thread_index, max_num_threads};
 pub use join::{FnContext, join, join_context};
-pub(crate) use preempt::enable_shares;
+pub(crate) use preempt::{Pacer, enable_shares};
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;
 pub(crate) use registry::WorkerCounters;

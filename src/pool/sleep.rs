@@ -95,6 +95,9 @@ impl Sleep {
     /// Worker `worker_index` runs out of work and starts looking.
     #[inline]
     pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+        // A share worker with nothing to do gives its core back now, not once
+        // asleep: the search rounds below would hold it for nothing.
+        super::preempt::worker_idle();
         self.counters.fetch_add(INACTIVE_ONE, Ordering::SeqCst);
         IdleState {
             worker_index,
@@ -185,7 +188,9 @@ impl Sleep {
         if has_work() {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
-            super::preempt::worker_sleeping();
+            // Also here: a worker that took a core back during its search (to
+            // steal) and then found nothing must not sleep holding it.
+            super::preempt::worker_idle();
             *is_blocked = true;
             while *is_blocked {
                 is_blocked = state

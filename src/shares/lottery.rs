@@ -34,6 +34,8 @@ const HORIZON: f64 = 4.0;
 pub(crate) struct Lottery {
     rng: XorShift,
     target: Vec<u32>,
+    /// Each share's demand when the targets were drawn.
+    drawn_demand: Vec<u32>,
     /// Credit and debt: passes charged against the ticket entitlements.
     ledger: Stride,
     /// The draw entitlements, computed from the view and the ledger.
@@ -49,6 +51,7 @@ impl Lottery {
         Lottery {
             rng: XorShift::new(seed),
             target: Vec::new(),
+            drawn_demand: Vec::new(),
             ledger: Stride::new(memory),
             draw_ent: Vec::new(),
             parts: Vec::new(),
@@ -58,11 +61,13 @@ impl Lottery {
 
     pub(crate) fn resize(&mut self, slots: usize) {
         self.target.resize(slots, 0);
+        self.drawn_demand.resize(slots, 0);
         self.ledger.resize(slots);
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
         self.target[slot] = 0;
+        self.drawn_demand[slot] = 0;
         self.ledger.reset(slot);
     }
 
@@ -139,15 +144,37 @@ impl Lottery {
         slots.last().copied()
     }
 
+    /// A worker of `slot` waits for a core between two draws. If its share wants
+    /// more cores than when the last draw was made (it has just become active, or
+    /// more of its workers have work), that draw is out of date: a new one is made
+    /// now (as the paper ends a superquantum early on any change). Otherwise a
+    /// share holding fewer cores than the draw gave it takes one from a share
+    /// holding more than its own.
+    pub(crate) fn contend(&mut self, view: &View<'_>, slot: usize) -> Vec<usize> {
+        if view.demand[slot] > self.drawn_demand[slot] {
+            return self.preempt(view);
+        }
+        if view.holders[slot] >= self.target[slot] || view.in_flight > 0 {
+            return Vec::new();
+        }
+        let over = view
+            .holding_slots()
+            .find(|&s| s != slot && view.holders[s] > self.target[s]);
+        over.into_iter().collect()
+    }
+
     /// Draws the next quantum's cores and names one giving share per core to move.
     pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
         self.adjust(view);
         self.draw();
+        self.drawn_demand.copy_from_slice(view.demand);
         let t = &self.target;
-        let mut want: u32 = view
+        let want: u32 = view
             .waiting_slots()
             .map(|s| t[s].saturating_sub(view.holders[s]).min(view.waiting[s]))
             .sum();
+        // Cores already on their way count as moved.
+        let mut want = want.saturating_sub(view.in_flight);
         let mut victims = Vec::new();
         for s in view.holding_slots() {
             let over = view.holders[s].saturating_sub(t[s]);

@@ -36,8 +36,8 @@
 //!    (`ThreadInfo::preempt`) raised, so its next job start, join or safe point
 //!    calls `preempt_requested`, which blocks in `Permits::acquire` until its share
 //!    is due.
-//! 4. **Give it back when sleeping.** `Sleep::sleep` calls `worker_sleeping` right
-//!    before the worker blocks: the core goes at once to the waiting worker the
+//! 4. **Give it back when idle.** `Sleep::start_looking` calls `worker_idle` when
+//!    a worker runs out of work: the core goes at once to the waiting worker the
 //!    policy picks (the hand-over of a finishing or blocked share needs no
 //!    quantum), and the flag is raised for step 3. `worker_resumed` (end of a
 //!    latch wait) re-checks the flag, so a woken worker does not go on without a

@@ -170,6 +170,14 @@ impl Permits {
         let mut inner = self.lock();
         let granted = inner.alloc.request(h.id, share, now);
         inner.wake(&granted, h.id);
+        if !inner.alloc.is_holding(h.id) {
+            let flagged = inner.contend(share, now);
+            if !flagged.is_empty() {
+                drop(inner);
+                flag_all(flagged);
+                inner = self.lock();
+            }
+        }
         self.wait_for_core(h, inner)
     }
 
@@ -262,7 +270,18 @@ impl Inner {
     fn tick(&mut self, now: u64) -> Vec<Arc<WorkerSlot>> {
         self.last_tick = now;
         let flagged = self.alloc.tick(now);
-        flagged
+        self.slots_of(&flagged)
+    }
+
+    /// A worker of `share` waits for a core: ends the quantum now if its share
+    /// holds none (see `Allocator::contend`); returns the holders to flag.
+    fn contend(&mut self, share: ShareId, now: u64) -> Vec<Arc<WorkerSlot>> {
+        let flagged = self.alloc.contend(share, now);
+        self.slots_of(&flagged)
+    }
+
+    fn slots_of(&self, workers: &[WorkerId]) -> Vec<Arc<WorkerSlot>> {
+        workers
             .iter()
             .filter_map(|w| self.slots[w.index()].clone())
             .collect()

@@ -4,8 +4,8 @@
 //! at its first share. A share's own sub-pool holds its [`ShareWorkers`]: one
 //! permit handle per worker and whether that worker holds a core now. The pool
 //! calls [`PoolShares::on_safe_point`] when a worker's preemption flag is up (job
-//! start, join, iterator safe point) and [`PoolShares::on_sleep`] right before a
-//! worker blocks in its sleep.
+//! start, join, iterator safe point) and [`PoolShares::on_idle`] when a worker
+//! runs out of work (it then searches, then sleeps).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -100,9 +100,9 @@ impl PoolShares {
         }
     }
 
-    /// Worker `index` is about to sleep. Returns whether it gave a core back (the
+    /// Worker `index` ran out of work. Returns whether it gave a core back (the
     /// pool then raises its flag, so that it takes one before its next job).
-    pub(crate) fn on_sleep(&self, index: usize) -> bool {
+    pub(crate) fn on_idle(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
 }

@@ -1,0 +1,109 @@
+//! A share used in a loop (its demand falls to zero for a moment between two
+//! calls) keeps its claim: the activity memory. A share that really stops gives
+//! its cores away at once, and the others' proportions among themselves hold.
+
+use super::debt_tests::since;
+use super::sim::{QUANTUM, Sim, assert_close, fractions};
+use crate::shares::policy::SharePolicy::{self, Lottery, Stride};
+
+/// Share `a` is called in a loop for `cycles` cycles: it wants every core for
+/// `busy` quanta, one core for a one-quantum tail, then none for `gap` steps (a
+/// tenth of a quantum each) before the next call. Returns the fractions of the
+/// core time.
+fn calls_in_a_loop(
+    sim: &mut Sim,
+    a: usize,
+    cores: u32,
+    busy: u64,
+    gap: u32,
+    cycles: u32,
+) -> Vec<f64> {
+    let before = sim.core_times();
+    for _ in 0..cycles {
+        sim.set_want(a, cores);
+        sim.run(busy);
+        sim.set_want(a, 1);
+        sim.run(1);
+        sim.set_want(a, 0);
+        for _ in 0..gap {
+            sim.step();
+        }
+    }
+    since(sim, &before)
+}
+
+#[test]
+fn repeated_calls_keep_their_claim() {
+    for policy in [Stride, Lottery] {
+        for cores in [2, 8] {
+            for tickets in [[9, 1], [3, 1], [1, 3]] {
+                let mut sim = Sim::new(cores, policy);
+                let a = sim.add(None, tickets[0], cores);
+                sim.add(None, tickets[1], cores);
+                sim.run(5);
+                // About 50 ms calls with a 1 ms gap, for about a second.
+                let got = calls_in_a_loop(&mut sim, a, cores, 11, 2, 20);
+                let tol = if policy == Stride { 0.01 } else { 0.02 };
+                assert_close(&got, &fractions(&tickets), tol);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_share_that_stops_gives_its_cores_at_once() {
+    for policy in [Stride, Lottery] {
+        let mut sim = Sim::new(2, policy);
+        let a = sim.add(None, 3, 2);
+        let b = sim.add(None, 2, 2);
+        let c = sim.add(None, 1, 2);
+        sim.run(50);
+        sim.set_want(a, 0);
+        // (A worker of `a` granted a core during the step gives it back in the next.)
+        sim.step();
+        sim.step();
+        assert_eq!(sim.holding(b) + sim.holding(c), 2, "{policy:?}");
+        // The others split the cores 2:1 from then on.
+        let got = sim.run(250);
+        assert_close(&got, &[0.0, 2.0 / 3.0, 1.0 / 3.0], 0.01);
+    }
+}
+
+#[test]
+fn a_returning_share_gets_its_cores_within_the_quantum() {
+    for policy in [Stride, Lottery] {
+        let mut sim = Sim::new(2, policy);
+        let a = sim.add(None, 1, 0);
+        let b = sim.add(None, 1, 2);
+        sim.run(100);
+        assert_eq!(sim.holding(b), 2);
+        // `a` asks at once after a tick: it need not wait for the next one.
+        sim.set_want(a, 2);
+        for _ in 0..3 {
+            sim.step();
+        }
+        assert!(
+            sim.holding(a) >= 1,
+            "{policy:?}: a holds {}",
+            sim.holding(a)
+        );
+        let _ = QUANTUM;
+    }
+}
+
+/// The memory is bounded: a share idle for longer than the memory starts afresh
+/// (no hoarded credit), whatever its policy.
+#[test]
+fn a_long_gap_forgets_the_claim() {
+    for policy in [Stride, Lottery] as [SharePolicy; 2] {
+        let mut sim = Sim::new(2, policy);
+        let a = sim.add(None, 1, 2);
+        sim.add(None, 1, 2);
+        sim.run(20);
+        sim.set_want(a, 0);
+        sim.run(100);
+        sim.set_want(a, 2);
+        sim.step();
+        assert_close(&sim.run(5), &[0.5, 0.5], 0.1);
+    }
+}
