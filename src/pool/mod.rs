@@ -73,9 +73,9 @@ pub use builder::{
 pub(crate) use global::global_registry;
 pub use global::{current_num_threads, current_thread_index, max_num_threads};
 pub use join::{FnContext, join, join_context};
-pub(crate) use preempt::{Pacer, enable_shares};
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;
+pub(crate) use preempt::{Pacer, enable_shares};
 pub(crate) use registry::WorkerCounters;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};

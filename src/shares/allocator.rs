@@ -37,6 +37,8 @@ enum Worker {
     },
     Holding {
         slot: usize,
+        /// The worker's time when it was last charged ([`PENDING`]: granted, not
+        /// yet running).
         since: u64,
         flagged: bool,
     },
@@ -118,7 +120,16 @@ pub(crate) struct Allocator {
     lingering: u32,
     /// How long a share whose demand fell to zero still counts as active.
     activity_memory: u64,
+    /// Charge each worker by its own clock (its CPU time, noted by the permits
+    /// with [`Allocator::note_time`]) rather than by `now`.
+    own_clocks: bool,
+    /// Each worker's clock at its last reading (with `own_clocks`).
+    times: Vec<u64>,
 }
+
+/// `since` of a holder granted a core that does not run yet: charged from its
+/// first reading on.
+const PENDING: u64 = u64::MAX;
 
 /// Settings of an allocator.
 #[derive(Debug, Clone, Copy)]
@@ -130,6 +141,8 @@ pub(crate) struct Config {
     pub(crate) root_tickets: u32,
     /// Seed of the lottery.
     pub(crate) seed: u64,
+    /// Charge workers by their own clocks (CPU time), noted by the caller.
+    pub(crate) own_clocks: bool,
 }
 
 impl Config {
@@ -141,6 +154,7 @@ impl Config {
             quantum_nanos: 4_000_000,
             root_tickets: 100,
             seed: 0x5EED,
+            own_clocks: false,
         }
     }
 }
@@ -171,6 +185,8 @@ impl Allocator {
             policy,
             lingering: 0,
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
+            own_clocks: config.own_clocks,
+            times: Vec::new(),
         };
         a.resize();
         a
@@ -209,13 +225,13 @@ impl Allocator {
     /// Core time the share's current holders have held since they were last charged:
     /// what `stats` does not count yet at `now`.
     pub(crate) fn uncharged_nanos(&self, share: ShareId, now: u64) -> u64 {
-        let held = |w: &Worker| match *w {
-            Worker::Holding { slot, since, .. } if slot == share.index() => {
-                now.saturating_sub(since)
+        let held = |(i, w): (usize, &Worker)| match *w {
+            Worker::Holding { slot, since, .. } if slot == share.index() && since != PENDING => {
+                self.time(WorkerId(i as u32), now).saturating_sub(since)
             }
             _ => 0,
         };
-        self.workers.iter().map(held).sum()
+        self.workers.iter().enumerate().map(held).sum()
     }
 
     /// Whether the pool has any share besides itself (else nothing competes).
@@ -348,6 +364,7 @@ impl Allocator {
             return w;
         }
         self.workers.push(Worker::Idle);
+        self.times.push(0);
         WorkerId((self.workers.len() - 1) as u32)
     }
 
@@ -510,11 +527,38 @@ impl Allocator {
         slot
     }
 
+    /// Notes worker `w`'s own clock (its CPU time), for a pool that charges by
+    /// them.
+    pub(crate) fn note_time(&mut self, w: WorkerId, t: u64) {
+        self.times[w.index()] = t;
+    }
+
+    /// The workers holding a core.
+    pub(crate) fn holders(&self) -> impl Iterator<Item = WorkerId> + '_ {
+        (0..self.workers.len())
+            .filter(|&i| matches!(self.workers[i], Worker::Holding { .. }))
+            .map(|i| WorkerId(i as u32))
+    }
+
+    /// Worker `w`'s time now: its own clock, or `now`.
+    fn time(&self, w: WorkerId, now: u64) -> u64 {
+        if self.own_clocks {
+            self.times[w.index()]
+        } else {
+            now
+        }
+    }
+
     /// Holder `w` starts running at `now`: it is charged from then on, not
     /// from its grant (a no-op for a worker not holding a core).
     pub(crate) fn start_clock(&mut self, w: WorkerId, now: u64) {
+        let t = self.time(w, now);
         if let Worker::Holding { since, .. } = &mut self.workers[w.index()] {
-            *since = (*since).max(now);
+            *since = if *since == PENDING {
+                t
+            } else {
+                (*since).max(t)
+            };
         }
     }
 
@@ -524,11 +568,15 @@ impl Allocator {
             return;
         }
         self.fresh();
+        let t = self.time(w, now);
         let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
             return;
         };
-        let dt = now.saturating_sub(*since);
-        *since = now.max(*since);
+        if *since == PENDING {
+            return;
+        }
+        let dt = t.saturating_sub(*since);
+        *since = t.max(*since);
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
         let total: f64 = self.ticket_ent.iter().sum();
@@ -558,9 +606,10 @@ impl Allocator {
             self.nhold[slot] += 1;
             self.slots[slot].stats.grants += 1;
             self.free -= 1;
+            let since = if self.own_clocks { PENDING } else { now };
             self.workers[w.index()] = Worker::Holding {
                 slot,
-                since: now,
+                since,
                 flagged: false,
             };
             granted.push(w);

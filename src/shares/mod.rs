@@ -82,6 +82,7 @@ mod rng;
 mod share;
 mod stride;
 mod sync;
+mod thread_clock;
 mod tree;
 
 #[cfg(test)]

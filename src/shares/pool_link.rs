@@ -14,6 +14,7 @@ use std::time::Duration;
 use super::allocator::Config;
 use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
+use super::thread_clock;
 use super::tree::ShareId;
 
 /// The shares state of one pool's registry.
@@ -57,6 +58,7 @@ impl PoolShares {
             let cores = permit_count(workers, cores);
             let mut config = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
             config.policy = policy;
+            config.own_clocks = thread_clock::AVAILABLE;
             if let Some(q) = quantum {
                 config.quantum_nanos = q.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
             }

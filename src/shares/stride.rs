@@ -149,39 +149,38 @@ impl Stride {
         self.memory + 2.0 / self.ent[slot]
     }
 
-    /// The key of the next core of `slot`, which holds `held` cores: its pass
-    /// once each of those and the next had one more quantum, less that quantum.
-    /// A share is a client per core it wants, the `j`-th (from 0) at key
-    /// `pass + j / entitlement`; the cores go to the lowest keys (stride
-    /// scheduling of several identical resources).
-    fn key(&self, slot: usize, held: u32, ent: f64) -> f64 {
+    /// The virtual deadline of the `held`-th core of `slot` (from 1): when its
+    /// pass would reach if it held `held` cores for one more quantum. A share is a
+    /// client per core it wants, and the cores go to the earliest deadlines (as
+    /// EEVDF orders by virtual deadline): a heavy share's next core is due sooner
+    /// than a light one's at the same pass, so a share that becomes active gets
+    /// its part at once, and two equal shares alternate.
+    fn deadline(&self, slot: usize, held: u32, ent: f64) -> f64 {
         self.pass[slot] + f64::from(held) / ent.max(f64::MIN_POSITIVE)
     }
 
-    /// The waiting share whose next core has the lowest key.
+    /// The waiting share whose next core has the earliest deadline.
     pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
-        let key = |s: usize| self.key(s, view.holders[s], view.ent[s]);
+        let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
         view.waiting_slots()
-            .min_by(|&a, &b| key(a).total_cmp(&key(b)))
+            .min_by(|&a, &b| next(a).total_cmp(&next(b)))
     }
 
     /// Cores to take back now (at the end of a quantum, or for a waiter): one
     /// entry per core, naming the share that gives it. A core moves from the
-    /// holder whose last core has the highest key to the waiter whose next core
-    /// has the lowest, as long as the waiter's key is lower or level (a share
-    /// that has just become active starts level with a lone holder that got
-    /// exactly its due, and is owed its part from now on). Cores already on
-    /// their way count as moved, to the waiters of lowest key.
+    /// holder whose last core has the latest deadline to the waiter whose next
+    /// core has the earliest, as long as the waiter's is earlier or level. Cores
+    /// already on their way count as moved, to the waiters due first.
     pub(crate) fn preempt(&self, view: &View<'_>) -> Vec<usize> {
         let n = view.ent.len();
         let mut held = view.holders.to_vec();
         let mut givable = view.holders.to_vec();
         let mut waiting = view.waiting.to_vec();
-        let key = |held: &[u32], s: usize| self.key(s, held[s], view.ent[s]);
+        let next = |held: &[u32], s: usize| self.deadline(s, held[s] + 1, view.ent[s]);
         let next_waiter = |held: &[u32], waiting: &[u32]| {
             (0..n)
                 .filter(|&s| waiting[s] > 0)
-                .min_by(|&a, &b| key(held, a).total_cmp(&key(held, b)))
+                .min_by(|&a, &b| next(held, a).total_cmp(&next(held, b)))
         };
         for _ in 0..view.in_flight {
             let Some(w) = next_waiter(&held, &waiting) else {
@@ -193,12 +192,12 @@ impl Stride {
         let mut victims = Vec::new();
         loop {
             let w = next_waiter(&held, &waiting);
-            let last = |s: usize| self.key(s, held[s] - 1, view.ent[s]);
+            let last = |s: usize| self.deadline(s, held[s], view.ent[s]);
             let h = (0..n)
                 .filter(|&s| givable[s] > 0)
                 .max_by(|&a, &b| last(a).total_cmp(&last(b)));
             let (Some(w), Some(h)) = (w, h) else { break };
-            if w == h || key(&held, w) > last(h) + TIE {
+            if w == h || next(&held, w) > last(h) + TIE {
                 break;
             }
             victims.push(h);
