@@ -94,6 +94,7 @@ pub fn calibrate(micros: f64) -> f64 {
 pub const POLICIES: &[(&str, SharePolicy)] = &[
     ("stride", SharePolicy::Stride),
     ("lottery", SharePolicy::Lottery),
+    ("multi", SharePolicy::MultiWinnerLottery),
 ];
 
 /// How each share's thread uses its share.

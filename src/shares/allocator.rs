@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use super::accounting::ShareStats;
 use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
-use super::lottery::Lottery;
+use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
@@ -165,7 +165,12 @@ impl Allocator {
         let memory = memory_quanta(config.quantum_nanos);
         let policy = match config.policy {
             SharePolicy::Stride => Policy::Stride(Stride::new(memory)),
-            SharePolicy::Lottery => Policy::Lottery(Lottery::new(config.seed, memory)),
+            SharePolicy::Lottery => {
+                Policy::Lottery(Lottery::new(Draws::Independent, config.seed, memory))
+            }
+            SharePolicy::MultiWinnerLottery => {
+                Policy::Lottery(Lottery::new(Draws::MultiWinner, config.seed, memory))
+            }
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),
