@@ -69,4 +69,4 @@ pub mod string {
 
 mod shares;
 
-pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};
+pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};

@@ -91,4 +91,4 @@ mod tests;
 pub use error::ShareError;
 pub use policy::SharePolicy;
 pub(crate) use pool_link::PoolShares;
-pub use share::{Share, ShareStats, share};
+pub use share::{Share, ShareStats, TicketLoan, share};

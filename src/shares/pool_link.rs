@@ -85,12 +85,7 @@ impl PoolShares {
         if !Arc::ptr_eq(&from.permits, &to.permits) || from.id == to.id {
             return None;
         }
-        from.permits.with(|a| a.lend(from.id, to.id));
-        Some(Lend {
-            permits: from.permits.clone(),
-            from: from.id,
-            to: to.id,
-        })
+        Some(Lend::new(&from.permits, from.id, to.id))
     }
 
     /// Worker `index`'s preemption flag was up: take a core if it has none, give
@@ -137,6 +132,18 @@ pub(crate) struct Lend {
     permits: Arc<Permits>,
     from: ShareId,
     to: ShareId,
+}
+
+impl Lend {
+    /// `from` lends its tickets to `to` until the guard is dropped.
+    pub(crate) fn new(permits: &Arc<Permits>, from: ShareId, to: ShareId) -> Lend {
+        permits.with(|a| a.lend(from, to));
+        Lend {
+            permits: permits.clone(),
+            from,
+            to,
+        }
+    }
 }
 
 impl Drop for Lend {

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::error::ShareError;
 use super::permits::Permits;
-use super::pool_link::ShareWorkers;
+use super::pool_link::{Lend, ShareWorkers};
 use super::tree::ShareId;
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
@@ -69,6 +69,31 @@ pub struct ShareStats {
     pub jobs: u64,
     /// Jobs its workers stole from each other's deques.
     pub steals: u64,
+}
+
+/// A loan of one share's tickets to another, made by [`Share::lend_to`]; it ends
+/// when dropped.
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let (a, b, c) = (pool.share(1).unwrap(), pool.share(1).unwrap(), pool.share(1).unwrap());
+/// // Two lenders: `c` computes with three shares' worth while both loans last.
+/// let (from_a, from_b) = (a.lend_to(&c).unwrap(), b.lend_to(&c).unwrap());
+/// assert_eq!(c.install(|| 2 + 2), 4);
+/// drop((from_a, from_b));
+/// ```
+#[must_use = "the loan ends when dropped"]
+pub struct TicketLoan<'a> {
+    _lend: Option<Lend>,
+    _shares: std::marker::PhantomData<&'a Share>,
+}
+
+impl fmt::Debug for TicketLoan<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TicketLoan")
+            .field("active", &self._lend.is_some())
+            .finish()
+    }
 }
 
 impl fmt::Debug for Share {
@@ -156,6 +181,46 @@ impl Share {
     pub fn set_tickets(&self, tickets: u32) -> Result<(), ShareError> {
         let w = &self.workers;
         w.permits.with(|a| a.set_tickets(w.id, tickets))
+    }
+
+    /// Lends this share's tickets to `to` until the returned loan is dropped
+    /// (ticket transfer, Waldspurger section 2.2): code that waits for work it
+    /// handed to another share lends it its rights meanwhile, so the work it waits
+    /// for is not slowed by its low tickets. While the loan lasts, `to` computes
+    /// with its own tickets plus this share's value (shared equally with this
+    /// share's own work if it still has some); loans from several lenders add up.
+    /// A `b.install(..)` called from inside this share lends automatically; this
+    /// is for waits prorata does not see (a channel, a future, another thread).
+    ///
+    /// Lending to itself lends nothing; lending to a share of another pool is an
+    /// error ([`ShareError::DifferentPools`]).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (waiter, worker) = (pool.share(300).unwrap(), pool.share(100).unwrap());
+    /// let loan = waiter.lend_to(&worker).unwrap(); // worker now counts 400 tickets
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// worker.spawn(move || tx.send(6 * 7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 42);
+    /// drop(loan); // back to 100
+    ///
+    /// let other = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let stranger = other.share(1).unwrap();
+    /// assert_eq!(
+    ///     waiter.lend_to(&stranger).unwrap_err(),
+    ///     prorata::ShareError::DifferentPools
+    /// );
+    /// ```
+    pub fn lend_to<'a>(&'a self, to: &'a Share) -> Result<TicketLoan<'a>, ShareError> {
+        let (from, to) = (&self.workers, &to.workers);
+        if !Arc::ptr_eq(&from.permits, &to.permits) {
+            return Err(ShareError::DifferentPools);
+        }
+        let lend = (from.id != to.id).then(|| Lend::new(&from.permits, from.id, to.id));
+        Ok(TicketLoan {
+            _lend: lend,
+            _shares: std::marker::PhantomData,
+        })
     }
 
     /// Core time, grants, parks, preemptions, jobs and steals of this share so far

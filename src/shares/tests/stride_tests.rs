@@ -168,6 +168,24 @@ fn transfer_lends_the_lenders_tickets() {
 }
 
 #[test]
+fn transfers_from_several_lenders_add_up() {
+    // a (100) and c (200) both lend to b (100), which competes with d (400).
+    let mut sim = Sim::new(4, Stride);
+    let a = sim.add(None, 100, 0);
+    let b = sim.add(None, 100, 4);
+    let c = sim.add(None, 200, 0);
+    sim.add(None, 400, 4);
+    assert_close(&sim.run(100), &[0.0, 0.2, 0.0, 0.8], 0.01);
+    sim.alloc.lend(sim.id(a), sim.id(b));
+    assert_close(&sim.run(100), &[0.0, 1.0 / 3.0, 0.0, 2.0 / 3.0], 0.01);
+    sim.alloc.lend(sim.id(c), sim.id(b));
+    assert_close(&sim.run(100), &[0.0, 0.5, 0.0, 0.5], 0.01);
+    sim.alloc.end_lend(sim.id(a), sim.id(b));
+    sim.alloc.end_lend(sim.id(c), sim.id(b));
+    assert_close(&sim.run(100), &[0.0, 0.2, 0.0, 0.8], 0.01);
+}
+
+#[test]
 fn transfer_across_currencies() {
     // alice (300) splits into t1 and t2; a thread of t2 waits on bob (100): bob
     // computes with t2's value (half of alice's 3/4) on top of its own.
