@@ -213,3 +213,46 @@ fn a_dropped_share_retires_without_taking_a_core() {
     assert!(dropped_first, "the dropped share waited for a core to exit");
     assert_eq!(busy.install(|| 3), 3);
 }
+
+/// With shares, the pool's own jobs take cores too, but the thread that built a
+/// `use_current_thread` pool is a user's thread: it takes none (it could hold one
+/// outside the pool), so its joins run even while a share holds the only core.
+#[test]
+fn the_current_thread_worker_takes_no_core() {
+    use std::sync::mpsc::channel;
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(1)
+        .use_current_thread()
+        .build()
+        .unwrap();
+    let busy = pool.share(1).unwrap();
+    let (started_tx, started_rx) = channel();
+    let (release_tx, release_rx) = channel::<()>();
+    busy.spawn(move || {
+        started_tx.send(()).unwrap();
+        // Holds the only core, outside any prorata wait, until released.
+        let _ = release_rx.recv();
+    });
+    started_rx.recv().unwrap();
+    // Worker 0 is this thread: `join` runs both halves here if need be.
+    let (a, b) = pool.join(|| 1, || 2);
+    assert_eq!((a, b), (1, 2));
+    release_tx.send(()).unwrap();
+    let v: Vec<u64> = pool.install(|| (0..1000u64).into_par_iter().map(|x| x * 2).collect());
+    assert_eq!(v, (0..1000u64).map(|x| x * 2).collect::<Vec<_>>());
+    drop(busy);
+}
+
+#[test]
+fn root_tickets_zero_is_an_error() {
+    let err = ThreadPoolBuilder::new()
+        .root_tickets(0)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        prorata::ThreadPoolBuildErrorKind::ZeroRootTickets
+    );
+    assert!(err.to_string().contains("root_tickets(0)"));
+}

@@ -31,6 +31,7 @@ pub struct ThreadPoolBuilder {
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
     share_cores: Option<usize>,
+    root_tickets: Option<u32>,
     /// Give each worker job and steal counters (a share's sub-pool).
     count_jobs: bool,
 }
@@ -48,6 +49,7 @@ impl fmt::Debug for ThreadPoolBuilder {
             .field("share_policy", &self.share_policy)
             .field("share_quantum", &self.share_quantum)
             .field("share_cores", &self.share_cores)
+            .field("root_tickets", &self.root_tickets)
             .finish()
     }
 }
@@ -71,6 +73,9 @@ pub enum ThreadPoolBuildErrorKind {
     CurrentThreadAlreadyInPool,
     /// [`ThreadPoolBuilder::share_cores`] was given 0: shares need at least one core.
     ZeroShareCores,
+    /// [`ThreadPoolBuilder::root_tickets`] was given 0: the pool's own jobs need
+    /// at least one ticket.
+    ZeroRootTickets,
 }
 
 /// Error returned when a pool cannot be built. Threads started before the failure are
@@ -115,6 +120,9 @@ impl fmt::Display for ThreadPoolBuildError {
             }
             (ThreadPoolBuildErrorKind::ZeroShareCores, _) => {
                 f.write_str("share_cores(0): the shares of a pool need at least one core")
+            }
+            (ThreadPoolBuildErrorKind::ZeroRootTickets, _) => {
+                f.write_str("root_tickets(0): the pool's own jobs need at least one ticket")
             }
             (ThreadPoolBuildErrorKind::ThreadSpawn, Some(e)) => {
                 write!(f, "could not start a worker thread: {e}")
@@ -452,6 +460,30 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// The tickets of the jobs run on the pool outside any share (plain
+    /// `install`, `join`, `par_iter`, `spawn`), against its top-level shares
+    /// (default 100). From the pool's first share on, its own workers take a core
+    /// like a share's do, so the pool's own jobs get their fraction and no more,
+    /// and [`ThreadPool::stats`] reports what they received.
+    ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroRootTickets`] on 0.
+    ///
+    /// ```
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    ///
+    /// // The pool's own jobs weigh 100 against a share's 300: a quarter of the cores.
+    /// let pool = ThreadPoolBuilder::new().num_threads(2).root_tickets(100).build().unwrap();
+    /// let background = pool.share(300).unwrap();
+    /// assert_eq!(pool.install(|| 6 * 7) + background.install(|| 0), 42);
+    ///
+    /// let err = ThreadPoolBuilder::new().root_tickets(0).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroRootTickets);
+    /// ```
+    pub fn root_tickets(mut self, tickets: u32) -> Self {
+        self.root_tickets = Some(tickets);
+        self
+    }
+
     /// Makes the workers count the jobs they run and the jobs they steal (for
     /// `Share::stats`); a pool built without it counts nothing.
     pub(crate) fn count_jobs(mut self) -> Self {
@@ -560,6 +592,11 @@ impl ThreadPoolBuilder {
                 ThreadPoolBuildErrorKind::ZeroShareCores,
             ));
         }
+        if self.root_tickets == Some(0) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroRootTickets,
+            ));
+        }
         if self.use_current_thread && WorkerThread::current().is_some() {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
@@ -568,9 +605,13 @@ impl ThreadPoolBuilder {
         let n = self.resolved_num_threads();
         let (registry, deques) =
             Registry::new(n, std::mem::take(&mut self.handlers), self.count_jobs);
-        registry
-            .shares
-            .configure(self.share_policy, self.share_quantum, self.share_cores);
+        registry.shares.configure(crate::shares::ShareConfig {
+            policy: self.share_policy,
+            quantum: self.share_quantum,
+            cores: self.share_cores,
+            root_tickets: self.root_tickets,
+            current_thread_worker: self.use_current_thread,
+        });
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;

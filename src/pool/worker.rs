@@ -340,6 +340,8 @@ impl WorkerThread {
             self.deque.is_empty(),
             "prorata: worker exits with queued jobs"
         );
+        // A core it holds (a worker of a share, or of a pool with shares) goes back.
+        preempt::worker_idle();
         if let Some(handler) = &registry.handlers.exit {
             if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
                 eprintln!("prorata: an exit handler panicked; aborting");

@@ -88,7 +88,7 @@ impl View<'_> {
 #[derive(Debug)]
 enum Policy {
     Stride(Stride),
-    Lottery(Lottery),
+    Lottery(Box<Lottery>),
 }
 
 /// The allocator of one pool.
@@ -165,12 +165,16 @@ impl Allocator {
         let memory = memory_quanta(config.quantum_nanos);
         let policy = match config.policy {
             SharePolicy::Stride => Policy::Stride(Stride::new(memory)),
-            SharePolicy::Lottery => {
-                Policy::Lottery(Lottery::new(Draws::Independent, config.seed, memory))
-            }
-            SharePolicy::MultiWinnerLottery => {
-                Policy::Lottery(Lottery::new(Draws::MultiWinner, config.seed, memory))
-            }
+            SharePolicy::Lottery => Policy::Lottery(Box::new(Lottery::new(
+                Draws::Independent,
+                config.seed,
+                memory,
+            ))),
+            SharePolicy::MultiWinnerLottery => Policy::Lottery(Box::new(Lottery::new(
+                Draws::MultiWinner,
+                config.seed,
+                memory,
+            ))),
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),

@@ -20,15 +20,29 @@ use super::tree::ShareId;
 /// The shares state of one pool's registry.
 #[derive(Debug, Default)]
 pub(crate) struct PoolShares {
-    /// Policy, quantum and cores from the builder.
-    config: OnceLock<(SharePolicy, Option<Duration>, Option<usize>)>,
+    /// Settings from the builder.
+    config: OnceLock<ShareConfig>,
     /// The root's permits, made at its first share.
     permits: OnceLock<Arc<Permits>>,
-    /// Set when this pool is a share's sub-pool.
+    /// This pool's workers as the permits see them: a share's sub-pool's, or a
+    /// root pool's own (its jobs outside any share, from its first share on).
     member: OnceLock<Arc<ShareWorkers>>,
 }
 
-/// The workers of a share's sub-pool, as the permits see them.
+/// The shares settings of a pool, from its builder.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ShareConfig {
+    pub(crate) policy: SharePolicy,
+    pub(crate) quantum: Option<Duration>,
+    pub(crate) cores: Option<usize>,
+    /// Weight of the pool's own jobs against its top-level shares.
+    pub(crate) root_tickets: Option<u32>,
+    /// Worker 0 is the thread that built the pool (`use_current_thread`): a user's
+    /// thread, which takes no core (it could hold one outside the pool).
+    pub(crate) current_thread_worker: bool,
+}
+
+/// The workers of a share's sub-pool (or of a root pool), as the permits see them.
 #[derive(Debug)]
 pub(crate) struct ShareWorkers {
     pub(crate) permits: Arc<Permits>,
@@ -40,30 +54,52 @@ pub(crate) struct ShareWorkers {
 
 impl PoolShares {
     /// Records the builder's settings (before any share is made).
-    pub(crate) fn configure(
-        &self,
-        policy: SharePolicy,
-        quantum: Option<Duration>,
-        cores: Option<usize>,
-    ) {
-        let _ = self.config.set((policy, quantum, cores));
+    pub(crate) fn configure(&self, config: ShareConfig) {
+        let _ = self.config.set(config);
     }
 
     /// The permits of this (root) pool of `workers` workers, made on first use:
     /// as many as the builder's `share_cores` (at most `workers`), by default
     /// `workers` or the machine's available parallelism, whichever is smaller.
-    pub(crate) fn permits(&self, workers: usize) -> &Arc<Permits> {
-        self.permits.get_or_init(|| {
-            let (policy, quantum, cores) = self.config.get().copied().unwrap_or_default();
-            let cores = permit_count(workers, cores);
-            let mut config = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
-            config.policy = policy;
-            config.own_clocks = thread_clock::AVAILABLE;
-            if let Some(q) = quantum {
-                config.quantum_nanos = q.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
+    /// From then on the pool's own workers take part as the root share: they take
+    /// a core before running a job, and `raise(i)` raises worker `i`'s flag.
+    pub(crate) fn root_permits(
+        &self,
+        workers: usize,
+        raise: impl Fn(usize) + Clone + Send + Sync + 'static,
+    ) -> &Arc<Permits> {
+        let config = self.config.get().copied().unwrap_or_default();
+        let permits = self.permits.get_or_init(|| {
+            let cores = permit_count(workers, config.cores);
+            let mut c = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
+            c.policy = config.policy;
+            c.own_clocks = thread_clock::AVAILABLE;
+            if let Some(q) = config.quantum {
+                c.quantum_nanos = q.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
             }
-            Arc::new(Permits::new(config))
-        })
+            if let Some(t) = config.root_tickets {
+                c.root_tickets = t;
+            }
+            Arc::new(Permits::new(c))
+        });
+        self.member.get_or_init(|| {
+            let root = permits.root();
+            let member = Arc::new(ShareWorkers::new(
+                permits.clone(),
+                root,
+                workers,
+                raise.clone(),
+            ));
+            let first = usize::from(config.current_thread_worker);
+            (first..workers).for_each(&raise);
+            member
+        });
+        permits
+    }
+
+    /// The root's permits, if it has made a share.
+    pub(crate) fn permits_made(&self) -> Option<&Arc<Permits>> {
+        self.permits.get()
     }
 
     /// The root is going away: no new shares.
@@ -97,8 +133,9 @@ impl PoolShares {
         }
     }
 
-    /// Worker `index` ran out of work. Returns whether it gave a core back (the
-    /// pool then raises its flag, so that it takes one before its next job).
+    /// Worker `index` ran out of work (or exits). Returns whether it gave a core
+    /// back (the pool then raises its flag, so that it takes one before its next
+    /// job).
     pub(crate) fn on_idle(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
@@ -115,7 +152,7 @@ fn permit_count(workers: usize, asked: Option<usize>) -> usize {
 
 impl Drop for ShareWorkers {
     fn drop(&mut self) {
-        // The sub-pool's threads are gone (it is dropped with their registry): a
+        // The pool's threads are gone (this is dropped with their registry): a
         // worker that still holds a core can only be one that never exited.
         for (h, holding) in self.handles.iter().zip(&self.holding) {
             if holding.load(Ordering::Relaxed) {

@@ -1,14 +1,15 @@
 //! `Share`: a sub-pool of a pool, entitled to a proportion of its cores.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::error::ShareError;
 use super::permits::Permits;
 use super::pool_link::{Lend, ShareWorkers};
 use super::tree::ShareId;
+use crate::pool::Registry;
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -115,32 +116,17 @@ impl Share {
     ) -> Result<Share, ShareError> {
         let parent = parent.unwrap_or_else(|| permits.root());
         let id = permits.add_share(parent, tickets)?;
-        let cell: Arc<OnceLock<Arc<ShareWorkers>>> = Arc::default();
-        let exit_cell = cell.clone();
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
             .count_jobs()
-            .exit_handler(move |i| {
-                if let Some(w) = exit_cell.get() {
-                    w.release(i);
-                }
-            })
             .build();
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
             return Err(ShareError::PoolShuttingDown);
         };
-        let registry = Arc::downgrade(pool.registry());
-        let raise = move |i: usize| {
-            if let Some(r) = registry.upgrade() {
-                r.thread_infos[i]
-                    .preempt
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-        };
+        let raise = raiser(pool.registry());
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
-        let _ = cell.set(workers.clone());
         pool.registry().shares.set_member(workers.clone());
         crate::pool::enable_shares();
         // No worker holds a core yet: each takes one before its first job.
@@ -241,14 +227,7 @@ impl Share {
         let sum = |f: fn(&crate::pool::WorkerCounters) -> &AtomicU64| -> u64 {
             counters.iter().map(|c| f(c).load(Ordering::Relaxed)).sum()
         };
-        ShareStats {
-            core_time: Duration::from_nanos(st.core_nanos),
-            grants: st.grants,
-            parks: st.parks,
-            preemptions: st.preemptions,
-            jobs: sum(|c| &c.jobs),
-            steals: sum(|c| &c.steals),
-        }
+        ShareStats::new(st, sum(|c| &c.jobs), sum(|c| &c.steals))
     }
 
     /// Runs `op` in this share (see [`ThreadPool::install`]); parallel iterators
@@ -394,6 +373,50 @@ impl Drop for Share {
     }
 }
 
+/// Raises worker `i`'s preemption flag in `registry`'s pool (while it lives), so
+/// that its next safe point takes or gives back a core.
+fn raiser(registry: &Arc<Registry>) -> impl Fn(usize) + Clone + Send + Sync + 'static {
+    let registry = Arc::downgrade(registry);
+    move |i: usize| {
+        if let Some(r) = registry.upgrade() {
+            r.thread_infos[i].preempt.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The permits of the root pool of `registry`, made at its first share; from then
+/// on the pool's own workers take part as the root share.
+pub(crate) fn root_permits(registry: &Arc<Registry>) -> Arc<Permits> {
+    let permits = registry
+        .shares
+        .root_permits(registry.num_threads(), raiser(registry));
+    crate::pool::enable_shares();
+    permits.clone()
+}
+
+impl ShareStats {
+    /// The allocator's figures with the jobs and steals counted by the workers.
+    fn new(st: super::accounting::ShareStats, jobs: u64, steals: u64) -> Self {
+        ShareStats {
+            core_time: Duration::from_nanos(st.core_nanos),
+            grants: st.grants,
+            parks: st.parks,
+            preemptions: st.preemptions,
+            jobs,
+            steals,
+        }
+    }
+
+    /// What the allocator counted for the jobs run on `registry`'s pool outside
+    /// any share (all zero before its first share).
+    pub(crate) fn of_root(registry: &Registry) -> Self {
+        match registry.shares.permits_made() {
+            Some(p) => ShareStats::new(p.stats(p.root()), 0, 0),
+            None => ShareStats::default(),
+        }
+    }
+}
+
 /// A share of `tickets` of the global pool.
 ///
 /// ```
@@ -403,6 +426,6 @@ impl Drop for Share {
 /// ```
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
-    let cores = registry.num_threads();
-    Share::create(registry.shares.permits(cores), None, cores, tickets)
+    let permits = root_permits(registry);
+    Share::create(&permits, None, registry.num_threads(), tickets)
 }
