@@ -15,8 +15,8 @@
 //!   of the other share as there are cores have started an item.
 //! * **Lone share.** The same `par_iter` in a share of an otherwise empty pool and in
 //!   a plain pool that never made a share (interleaved rounds, median of the ratios).
-//! * **Idle CPU.** CPU used in one second by the whole process while every share of a
-//!   pool is idle (from `/proc/self/task/*/schedstat`).
+//! * **Idle CPU.** CPU used in one second by the whole process (`getrusage`) while
+//!   every share of a pool is idle, from 1.5 s after they last ran.
 //! * **Threads.** Threads alive 2 s after 50 shares of a 4-worker pool each ran once,
 //!   beyond the threads that existed before the pool and the pool's own 4.
 
@@ -391,14 +391,20 @@ pub fn lone_share(workers: usize, cores: usize, policy: SharePolicy, rounds: usi
     ratios[ratios.len() / 2]
 }
 
-/// CPU time (ns) used so far by all threads of this process, from /proc.
+/// CPU time (ns) used so far by this process, exited threads included
+/// (`getrusage`; `None` where unavailable).
 pub fn process_cpu_ns() -> Option<u64> {
-    let mut total = 0;
-    for task in std::fs::read_dir("/proc/self/task").ok()? {
-        let stat = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
-        total += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: an all-zero `rusage` is a valid value to be overwritten.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `ru` is a valid place to write to.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } == 0 {
+            let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+            return Some((us(ru.ru_utime) + us(ru.ru_stime)) * 1000);
+        }
     }
-    Some(total)
+    None
 }
 
 /// Threads of this process now.
@@ -407,7 +413,7 @@ pub fn threads_now() -> Option<usize> {
 }
 
 /// Percent of one core the process uses over one second while the three shares of
-/// a pool (each of which ran a `par_iter`) are idle.
+/// a pool (each of which ran a `par_iter`) are idle, from 1.5 s after they ran.
 pub fn idle_cpu(workers: usize, cores: usize, policy: SharePolicy) -> Option<f64> {
     let pool = pool(workers, cores, policy);
     let shares: Vec<Share> = (1..=3).map(|t| pool.share(t).unwrap()).collect();
@@ -422,7 +428,8 @@ pub fn idle_cpu(workers: usize, cores: usize, policy: SharePolicy) -> Option<f64
             });
         }
     });
-    std::thread::sleep(Duration::from_millis(200));
+    // Past the shares' idle worker lifetime (1 s): their threads have exited.
+    std::thread::sleep(Duration::from_millis(1500));
     let (before, t) = (process_cpu_ns()?, Instant::now());
     std::thread::sleep(Duration::from_secs(1));
     let used = process_cpu_ns()? - before;

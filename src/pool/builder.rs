@@ -9,6 +9,7 @@ use std::thread::JoinHandle;
 
 use super::global;
 use super::registry::{Handlers, Registry};
+use super::retire::{RetireSpec, Spawner};
 use super::sleep::THREADS_MAX;
 use super::thread_pool::ThreadPool;
 use super::unwind;
@@ -34,6 +35,9 @@ pub struct ThreadPoolBuilder {
     root_tickets: Option<u32>,
     /// Give each worker job and steal counters (a share's sub-pool).
     count_jobs: bool,
+    /// Workers retire after this long idle and start when there is work, through
+    /// this spawner (a share's sub-pool; see `retire.rs`).
+    retire: Option<(std::time::Duration, Option<Spawner>)>,
 }
 
 impl fmt::Debug for ThreadPoolBuilder {
@@ -151,9 +155,9 @@ impl std::error::Error for ThreadPoolBuildError {
 /// assert_eq!(n, 2);
 /// ```
 pub struct ThreadBuilder {
-    name: Option<String>,
-    stack_size: Option<usize>,
-    worker: WorkerThread,
+    pub(crate) name: Option<String>,
+    pub(crate) stack_size: Option<usize>,
+    pub(crate) worker: WorkerThread,
 }
 
 impl fmt::Debug for ThreadBuilder {
@@ -216,8 +220,11 @@ impl ThreadBuilder {
         let worker = self.worker;
         // SAFETY: `worker` lives on this frame until `clear_current` below.
         unsafe { WorkerThread::set_current(&worker) };
-        worker.main_loop();
+        let retired = worker.main_loop();
         WorkerThread::clear_current();
+        if retired {
+            worker.hand_back();
+        }
     }
 }
 
@@ -491,6 +498,14 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// Makes the workers start only when the pool has work and exit after `idle`
+    /// without any, started by `spawn` (standard threads if `None`). For share
+    /// sub-pools: their threads follow their use.
+    pub(crate) fn retire_idle(mut self, idle: std::time::Duration, spawn: Option<Spawner>) -> Self {
+        self.retire = Some((idle, spawn));
+        self
+    }
+
     /// Builds the pool.
     ///
     /// ```
@@ -603,8 +618,26 @@ impl ThreadPoolBuilder {
             ));
         }
         let n = self.resolved_num_threads();
-        let (registry, deques) =
-            Registry::new(n, std::mem::take(&mut self.handlers), self.count_jobs);
+        let retire = self.retire.take().map(|(idle, spawn)| {
+            assert!(
+                !self.use_current_thread,
+                "prorata: a retiring pool runs no user thread"
+            );
+            RetireSpec {
+                idle,
+                spawn: spawn.unwrap_or_else(|| Arc::new(|t| spawn_std_thread(t).map(Some))),
+                names: (0..n)
+                    .map(|i| self.thread_name.as_mut().map(|f| f(i)))
+                    .collect(),
+                stack_size: self.stack_size,
+            }
+        });
+        let (registry, deques) = Registry::new(
+            n,
+            std::mem::take(&mut self.handlers),
+            self.count_jobs,
+            retire,
+        );
         registry.shares.configure(crate::shares::ShareConfig {
             policy: self.share_policy,
             quantum: self.share_quantum,

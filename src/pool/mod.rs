@@ -52,6 +52,7 @@ mod join;
 mod latch;
 mod preempt;
 mod registry;
+mod retire;
 mod scope;
 mod sleep;
 mod spawn;
@@ -63,6 +64,8 @@ mod yield_now;
 
 #[cfg(all(test, loom))]
 mod loom_tests;
+#[cfg(all(test, not(loom)))]
+mod retire_tests;
 #[cfg(all(test, not(loom)))]
 mod tests;
 

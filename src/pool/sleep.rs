@@ -21,6 +21,8 @@
 //! awake). Latch wake-ups are explicit (see `latch.rs`).
 
 use super::latch::CoreLatch;
+use std::time::{Duration, Instant};
+
 use super::sync::{AtomicU64, Condvar, Mutex, Ordering, fence, yield_now};
 
 #[cfg(not(all(loom, test)))]
@@ -57,16 +59,34 @@ fn is_sleepy(c: u64) -> bool {
     jec(c) & 1 == 1
 }
 
-/// A worker's bed: it blocks on the condvar while `is_blocked` is true.
+/// Where a worker is, as its wakers see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bed {
+    /// Running or searching.
+    Awake,
+    /// Blocked on its condvar, counted as sleeping.
+    Blocked,
+    /// Its thread has exited after a while asleep (a pool that retires idle
+    /// workers, see `retire.rs`), or was never started; still counted as sleeping
+    /// and inactive, so waking it restarts it.
+    Retired,
+}
+
+/// A worker's bed: it blocks on the condvar while it is `Blocked`.
 struct WorkerSleepState {
-    is_blocked: Mutex<bool>,
+    bed: Mutex<Bed>,
     condvar: Condvar,
 }
+
+/// Called with a worker's index to start a new thread for a retired worker.
+pub(crate) type Restart = Box<dyn Fn(usize) + Send + Sync>;
 
 /// The sleep state of a pool.
 pub(crate) struct Sleep {
     counters: AtomicU64,
     states: Vec<crossbeam_utils::CachePadded<WorkerSleepState>>,
+    /// Set for a pool whose idle workers retire: how a retired worker is woken.
+    restart: Option<Restart>,
 }
 
 /// Where a worker is in its search for work.
@@ -74,6 +94,28 @@ pub(crate) struct IdleState {
     worker_index: usize,
     rounds: u32,
     jobs_counter: u32,
+    /// Once asleep this long, the worker's thread exits (`None`: never).
+    retire_after: Option<Duration>,
+}
+
+impl IdleState {
+    /// Lets the worker retire once asleep for `after` (its stack holds nothing:
+    /// the main loop's wait).
+    pub(crate) fn retiring_after(mut self, after: Option<Duration>) -> Self {
+        self.retire_after = after;
+        self
+    }
+}
+
+/// How a fruitless search round ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Slept {
+    /// Search again (or check the latch).
+    Again,
+    /// The worker retired: its thread must exit now, without touching the sleep
+    /// counters again (it stays counted as an inactive sleeper until woken).
+    Retired,
 }
 
 impl Sleep {
@@ -84,12 +126,33 @@ impl Sleep {
             states: (0..n)
                 .map(|_| {
                     crossbeam_utils::CachePadded::new(WorkerSleepState {
-                        is_blocked: Mutex::new(false),
+                        bed: Mutex::new(Bed::Awake),
                         condvar: Condvar::new(),
                     })
                 })
                 .collect(),
+            restart: None,
         }
+    }
+
+    /// Sleep state for `n` workers whose threads retire when idle and are not
+    /// started yet: each counts as an inactive sleeper, and the first wake-up of
+    /// each calls `restart` with its index.
+    pub(crate) fn retiring(n: usize, restart: Restart) -> Self {
+        let sleep = Sleep::new(n).with_restart(restart);
+        for state in &sleep.states {
+            *state.bed.lock().unwrap_or_else(|e| e.into_inner()) = Bed::Retired;
+        }
+        sleep
+            .counters
+            .store((SLEEPING_ONE + INACTIVE_ONE) * n as u64, Ordering::SeqCst);
+        sleep
+    }
+
+    /// Lets workers retire: a retired worker is woken by `restart(index)`.
+    pub(crate) fn with_restart(mut self, restart: Restart) -> Self {
+        self.restart = Some(restart);
+        self
     }
 
     /// Worker `worker_index` runs out of work and starts looking.
@@ -103,6 +166,7 @@ impl Sleep {
             worker_index,
             rounds: 0,
             jobs_counter: 0,
+            retire_after: None,
         }
     }
 
@@ -113,14 +177,14 @@ impl Sleep {
     }
 
     /// One fruitless search round: yield, announce sleepiness, or sleep. Returns when the
-    /// worker should search again (or check `latch`). `has_work` is the final check before
-    /// blocking (injected, broadcast or queued jobs).
+    /// worker should search again (or check `latch`), or when it retired. `has_work` is
+    /// the final check before blocking (injected, broadcast or queued jobs).
     pub(crate) fn no_work_found(
         &self,
         idle: &mut IdleState,
         latch: &CoreLatch,
         has_work: impl FnOnce() -> bool,
-    ) {
+    ) -> Slept {
         if idle.rounds < ROUNDS_UNTIL_SLEEPY {
             yield_now();
             idle.rounds += 1;
@@ -132,8 +196,9 @@ impl Sleep {
             idle.rounds += 1;
             yield_now();
         } else {
-            self.sleep(idle, latch, has_work);
+            return self.sleep(idle, latch, has_work);
         }
+        Slept::Again
     }
 
     /// Makes the JEC odd (sleepy) if it is not, and returns it.
@@ -156,13 +221,18 @@ impl Sleep {
     }
 
     #[cold]
-    fn sleep(&self, idle: &mut IdleState, latch: &CoreLatch, has_work: impl FnOnce() -> bool) {
+    fn sleep(
+        &self,
+        idle: &mut IdleState,
+        latch: &CoreLatch,
+        has_work: impl FnOnce() -> bool,
+    ) -> Slept {
         let state = &self.states[idle.worker_index];
-        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
+        let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
         if !latch.fall_asleep() {
             // The latch was set: back to the caller, which will see it.
             idle.rounds = 0;
-            return;
+            return Slept::Again;
         }
         let mut c = self.counters.load(Ordering::SeqCst);
         loop {
@@ -170,7 +240,7 @@ impl Sleep {
                 // New work was announced since we got sleepy: search again.
                 latch.wake_up();
                 idle.rounds = ROUNDS_UNTIL_SLEEPY;
-                return;
+                return Slept::Again;
             }
             match self.counters.compare_exchange_weak(
                 c,
@@ -191,30 +261,60 @@ impl Sleep {
             // Also here: a worker that took a core back during its search (to
             // steal) and then found nothing must not sleep holding it.
             super::preempt::worker_idle();
-            *is_blocked = true;
-            while *is_blocked {
-                is_blocked = state
-                    .condvar
-                    .wait(is_blocked)
-                    .unwrap_or_else(|e| e.into_inner());
+            *bed = Bed::Blocked;
+            let deadline = idle.retire_after.map(|d| Instant::now() + d);
+            while *bed == Bed::Blocked {
+                match deadline {
+                    None => {
+                        bed = state.condvar.wait(bed).unwrap_or_else(|e| e.into_inner());
+                    }
+                    Some(deadline) => {
+                        let now = Instant::now();
+                        if now >= deadline {
+                            // Asleep long enough: retire. Wakers now restart the
+                            // worker instead of notifying it (see `wake_specific_thread`).
+                            *bed = Bed::Retired;
+                            return Slept::Retired;
+                        }
+                        bed = state
+                            .condvar
+                            .wait_timeout(bed, deadline - now)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                }
             }
             // The waker took us off the sleeping count.
         }
         idle.rounds = 0;
         latch.wake_up();
+        Slept::Again
     }
 
-    /// Wakes worker `index` if it is blocked; returns whether it was.
+    /// Wakes worker `index` if it is blocked, or restarts it if it retired; returns
+    /// whether it did either.
     pub(crate) fn wake_specific_thread(&self, index: usize) -> bool {
         let state = &self.states[index];
-        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
-        if *is_blocked {
-            *is_blocked = false;
-            state.condvar.notify_one();
-            self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
-            true
-        } else {
-            false
+        let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
+        match *bed {
+            Bed::Awake => false,
+            Bed::Blocked => {
+                *bed = Bed::Awake;
+                state.condvar.notify_one();
+                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                true
+            }
+            Bed::Retired => {
+                // Off the sleeping count, and active: the new thread starts as if
+                // it had just found work.
+                *bed = Bed::Awake;
+                self.counters
+                    .fetch_sub(SLEEPING_ONE + INACTIVE_ONE, Ordering::SeqCst);
+                drop(bed);
+                let restart = self.restart.as_ref();
+                restart.expect("only a retiring pool's workers retire")(index);
+                true
+            }
         }
     }
 

@@ -337,6 +337,9 @@ impl Drop for ThreadPool {
             for handle in threads {
                 let _ = handle.join();
             }
+            if let Some(retirement) = &self.registry.retire {
+                retirement.join_all();
+            }
         }
     }
 }

@@ -5,12 +5,15 @@ use std::cell::Cell;
 use std::ptr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
 use super::registry::{Registry, WorkerCounters};
+use super::retire::Retirement;
 use super::scope::JobFifo;
+use super::sleep::Slept;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
 
@@ -290,14 +293,15 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
-        self.run_until(latch);
+        let _ = self.run_until(latch, None);
         preempt::worker_resumed(self);
     }
 
     /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
     /// returns without taking back a core given up while sleeping (the caller does,
-    /// if it goes on with work).
-    fn run_until(&self, latch: &CoreLatch) {
+    /// if it goes on with work). With `retire`, returns `true` instead once asleep
+    /// that long: the thread must then exit (`retire.rs`).
+    fn run_until(&self, latch: &CoreLatch, retire: Option<Duration>) -> bool {
         preempt::worker_waiting(self);
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
@@ -311,17 +315,25 @@ impl WorkerThread {
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
             } else {
-                let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
-                sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
+                let state = idle
+                    .get_or_insert_with(|| sleep.start_looking(self.index).retiring_after(retire));
+                let slept =
+                    sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
+                if slept == Slept::Retired {
+                    // Still counted as an idle sleeper: whoever wakes it restarts it.
+                    return true;
+                }
             }
         }
         if idle.is_some() {
             sleep.work_found();
         }
+        false
     }
 
-    /// The main loop of a worker thread: run jobs until the pool terminates.
-    pub(crate) fn main_loop(&self) {
+    /// The main loop of a worker thread: run jobs until the pool terminates, or
+    /// until this thread retires (returns `true`: see `retire.rs`).
+    pub(crate) fn main_loop(&self) -> bool {
         let registry = Arc::clone(&self.registry);
         if let Some(handler) = &registry.handlers.start {
             if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
@@ -333,9 +345,8 @@ impl WorkerThread {
         // terminating) has no work left, so it exits without taking back the core it
         // gave up while sleeping; one it still holds goes back in the exit handler.
         let terminate = &registry.thread_infos[self.index].terminate;
-        if !terminate.probe() {
-            self.run_until(terminate);
-        }
+        let retire = registry.retire.as_ref().map(Retirement::idle);
+        let retired = !terminate.probe() && self.run_until(terminate, retire);
         debug_assert!(
             self.deque.is_empty(),
             "prorata: worker exits with queued jobs"
@@ -348,5 +359,14 @@ impl WorkerThread {
                 std::process::abort();
             }
         }
+        retired
+    }
+
+    /// This worker's thread retired (its exit handler has run and it is no longer
+    /// the thread's current worker): its deque goes back to its slot for the next
+    /// thread.
+    pub(crate) fn hand_back(self) {
+        let retirement = self.registry.retire.as_ref().expect("retired");
+        retirement.park(&self.registry, self.index, self.deque);
     }
 }

@@ -120,6 +120,7 @@ impl Share {
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
             .count_jobs()
+            .retire_idle(IDLE_WORKER_LIFETIME, None)
             .build();
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
@@ -372,6 +373,12 @@ impl Drop for Share {
         w.permits.with(|a| a.retire(w.id));
     }
 }
+
+/// How long a share's worker sleeps with nothing to do before its thread exits
+/// (it starts again when the share has work): a share's threads follow its use,
+/// so a pool's threads grow with the shares that run at once, not with the
+/// shares that exist.
+const IDLE_WORKER_LIFETIME: Duration = Duration::from_secs(1);
 
 /// Raises worker `i`'s preemption flag in `registry`'s pool (while it lives), so
 /// that its next safe point takes or gives back a core.

@@ -1,0 +1,190 @@
+//! Retiring idle workers and starting them again (a pool opts in; share sub-pools
+//! do), so that a pool's threads follow its use: fifty idle shares hold no
+//! threads, a share's workers start when it has work.
+//!
+//! A retired worker is, for the sleep protocol, a sleeping worker whose thread is
+//! gone: it stays counted as an inactive sleeper, so the protocol's guarantees
+//! carry over unchanged (`sleep.rs`): whoever publishes work either sees it counted
+//! and wakes it, or is seen by it before it sleeps. Waking a retired worker
+//! restarts it instead of notifying it (`Sleep::wake_specific_thread` calls
+//! [`Retirement::restart`]). A pool's workers start retired (never started) and
+//! retire again after [`Retirement::idle`] asleep in their main loop, where their
+//! stack holds nothing.
+//!
+//! The thieves' ends of a worker's deque live in the registry, so a restarted
+//! worker must own the same deque: the retiring thread hands it back to its slot
+//! ([`Handoff::park`]) after its exit handler has run, and the restart takes it
+//! from there. The two may come in either order: a restart that finds no deque
+//! yet leaves a note, and the retiring thread then starts the new thread itself.
+//! A pool that terminates restarts nobody (its retired workers have nothing
+//! left to run). The handoff is model-checked with loom (`loom_tests.rs`).
+
+use std::io;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use super::builder::ThreadBuilder;
+use super::job::JobRef;
+use super::registry::Registry;
+use super::sync::Mutex;
+use super::worker::WorkerThread;
+use crate::deque::Local;
+
+/// Starts a worker thread; returns its handle when it can be joined (a standard
+/// thread), `None` for a thread someone else joins (a scoped thread).
+pub(crate) type Spawner =
+    Arc<dyn Fn(ThreadBuilder) -> io::Result<Option<JoinHandle<()>>> + Send + Sync>;
+
+/// What a retiring pool needs to start its workers again.
+pub(crate) struct RetireSpec {
+    /// How long a worker sleeps in its main loop before its thread exits.
+    pub(crate) idle: Duration,
+    pub(crate) spawn: Spawner,
+    /// Each worker's thread name (the builder's, computed once).
+    pub(crate) names: Vec<Option<String>>,
+    pub(crate) stack_size: Option<usize>,
+}
+
+/// The retirement state of a pool: one slot per worker.
+pub(crate) struct Retirement {
+    spec: RetireSpec,
+    deques: Vec<Handoff<Local<JobRef>>>,
+    /// The handle of each worker's latest thread (joined when the pool is dropped).
+    handles: Vec<Mutex<Option<JoinHandle<()>>>>,
+}
+
+impl Retirement {
+    /// Retirement for workers owning `deques` (all parked: nobody runs yet).
+    pub(crate) fn new(spec: RetireSpec, deques: Vec<Local<JobRef>>) -> Self {
+        let handles = deques.iter().map(|_| Mutex::new(None)).collect();
+        let deques = deques.into_iter().map(Handoff::parked).collect();
+        Retirement {
+            spec,
+            deques,
+            handles,
+        }
+    }
+
+    /// How long a worker sleeps before it retires.
+    pub(crate) fn idle(&self) -> Duration {
+        self.spec.idle
+    }
+
+    /// Retired worker `index` was woken: start a thread for it, now if its deque
+    /// is back, else when the retiring thread hands it back. Nobody starts in a
+    /// pool that terminates.
+    pub(crate) fn restart(&self, registry: &Arc<Registry>, index: usize) {
+        let terminating = || registry.thread_infos[index].terminate.probe();
+        if let Some(deque) = self.deques[index].restart(terminating) {
+            self.start(registry, index, deque);
+        }
+    }
+
+    /// Worker `index`'s thread retired (after its exit handler): its deque goes
+    /// back to its slot, or to a new thread if a restart came meanwhile.
+    pub(crate) fn park(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) {
+        let terminating = || registry.thread_infos[index].terminate.probe();
+        if let Some(deque) = self.deques[index].park(deque, terminating) {
+            self.start(registry, index, deque);
+        }
+    }
+
+    /// Starts a thread for worker `index` with `deque`.
+    fn start(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) {
+        // It retired asleep on its terminate latch: that wait is over.
+        registry.thread_infos[index].terminate.wake_up();
+        let thread = || ThreadBuilder {
+            name: self.spec.names[index].clone(),
+            stack_size: self.spec.stack_size,
+            worker: WorkerThread::new(Arc::clone(registry), index, deque),
+        };
+        let handle = match (self.spec.spawn)(thread()) {
+            Ok(handle) => handle,
+            Err(e) => {
+                // Work is waiting for this worker and nobody else may run it.
+                eprintln!("prorata: could not restart a worker thread ({e}); aborting");
+                std::process::abort();
+            }
+        };
+        // The previous thread, if any, has handed its deque back: it is ending,
+        // and its handle is dropped (detached) rather than joined here, since this
+        // may be that very thread.
+        *self.handles[index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = handle;
+    }
+
+    /// Waits for every worker thread started so far (the pool has terminated, so
+    /// no new one starts).
+    pub(crate) fn join_all(&self) {
+        for h in &self.handles {
+            let handle = h.lock().unwrap_or_else(|e| e.into_inner()).take();
+            if let Some(handle) = handle {
+                let _ = handle.join();
+            }
+        }
+    }
+}
+
+/// Hands an item (a worker's deque) from a retiring thread to the next one,
+/// whichever of the two comes first.
+pub(crate) struct Handoff<T> {
+    state: Mutex<HandoffState<T>>,
+}
+
+struct HandoffState<T> {
+    parked: Option<T>,
+    /// A restart came before the item was parked.
+    wanted: bool,
+}
+
+impl<T> Handoff<T> {
+    /// A handoff holding `item` (a worker not started yet).
+    pub(crate) fn parked(item: T) -> Self {
+        Handoff {
+            state: Mutex::new(HandoffState {
+                parked: Some(item),
+                wanted: false,
+            }),
+        }
+    }
+
+    /// A handoff whose item is in use (a running worker).
+    #[cfg(all(test, loom))]
+    pub(crate) fn in_use() -> Self {
+        Handoff {
+            state: Mutex::new(HandoffState {
+                parked: None,
+                wanted: false,
+            }),
+        }
+    }
+
+    /// The item's thread retired: returns the item if a new thread must start with
+    /// it now (a restart came first, and `stopped` is false), else keeps it.
+    pub(crate) fn park(&self, item: T, stopped: impl FnOnce() -> bool) -> Option<T> {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if std::mem::take(&mut s.wanted) && !stopped() {
+            return Some(item);
+        }
+        s.parked = Some(item);
+        None
+    }
+
+    /// A new thread is wanted: returns the item if it is parked (and `stopped` is
+    /// false), else notes the wish for `park`.
+    pub(crate) fn restart(&self, stopped: impl FnOnce() -> bool) -> Option<T> {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if stopped() {
+            return None;
+        }
+        match s.parked.take() {
+            Some(item) => Some(item),
+            None => {
+                s.wanted = true;
+                None
+            }
+        }
+    }
+}
