@@ -9,7 +9,7 @@ use std::thread::JoinHandle;
 
 use super::global;
 use super::registry::{Handlers, Registry};
-use super::retire::{RetireSpec, Spawner};
+use super::retire::{RetireSpec, ScopedSpawner, Spawner};
 use super::sleep::THREADS_MAX;
 use super::thread_pool::ThreadPool;
 use super::unwind;
@@ -563,7 +563,7 @@ impl ThreadPoolBuilder {
     {
         std::thread::scope(|s| {
             let wrapper = &wrapper;
-            let registry = self.build_registry(|thread| {
+            let spawn_one = move |thread: ThreadBuilder| {
                 let mut b = std::thread::Builder::new();
                 if let Some(name) = &thread.name {
                     b = b.name(name.clone());
@@ -572,7 +572,15 @@ impl ThreadPoolBuilder {
                     b = b.stack_size(size);
                 }
                 b.spawn_scoped(s, move || wrapper(thread)).map(drop)
-            })?;
+            };
+            // The pool's shares start their workers on this scope too, through
+            // the wrapper, until `build_scoped` ends.
+            // SAFETY: `_close` closes the spawner when this frame ends (also on
+            // unwinding), before the scope and `spawn_one` it borrows.
+            let scoped = unsafe { ScopedSpawner::new(Box::new(spawn_one)) };
+            let _close = CloseScope(&scoped);
+            let registry = self.build_registry(spawn_one)?;
+            registry.shares.set_scoped(scoped.clone());
             let pool = ThreadPool::new(registry, Vec::new());
             let result = unwind::halt_unwinding(|| with_pool(&pool));
             drop(pool);
@@ -679,6 +687,15 @@ impl ThreadPoolBuilder {
     }
 }
 
+/// Closes a `build_scoped` pool's spawner when its frame ends.
+struct CloseScope<'a>(&'a Arc<ScopedSpawner>);
+
+impl Drop for CloseScope<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
 /// Terminates a registry under construction unless forgotten: on an error or a panic while
 /// starting its threads, the threads already started exit instead of waiting forever.
 struct TerminateOnUnwind<'a>(&'a Registry);
@@ -695,7 +712,7 @@ pub(crate) fn spawn_detached(thread: ThreadBuilder) -> io::Result<()> {
 }
 
 /// Starts a worker on a new standard thread.
-fn spawn_std_thread(thread: ThreadBuilder) -> io::Result<JoinHandle<()>> {
+pub(crate) fn spawn_std_thread(thread: ThreadBuilder) -> io::Result<JoinHandle<()>> {
     let mut b = std::thread::Builder::new();
     if let Some(name) = &thread.name {
         b = b.name(name.clone());

@@ -80,6 +80,7 @@ pub use join::{FnContext, join, join_context};
 pub(crate) use preempt::safe_point;
 pub(crate) use preempt::{Pacer, enable_shares};
 pub(crate) use registry::{Registry, WorkerCounters};
+pub(crate) use retire::ScopedSpawner;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};
 pub use thread_pool::ThreadPool;

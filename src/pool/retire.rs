@@ -20,7 +20,7 @@
 //! left to run). The handoff is model-checked with loom (`loom_tests.rs`).
 
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -185,6 +185,86 @@ impl<T> Handoff<T> {
                 s.wanted = true;
                 None
             }
+        }
+    }
+}
+
+/// Starts the share workers of a `build_scoped` pool on its scoped threads,
+/// through its wrapper (so they get the thread-local set-up its own workers get),
+/// while the scope lasts. When `build_scoped` ends it is closed: the idle workers
+/// it started retire at once (the scope waits for them), and a worker restarted
+/// later (a share kept past `build_scoped`, which the share API refuses, or one
+/// racing with the close) runs on a standard thread.
+pub(crate) struct ScopedSpawner {
+    spawn: std::sync::Mutex<Option<ScopedFn>>,
+    /// The pools whose workers it starts.
+    pools: std::sync::Mutex<Vec<Weak<Registry>>>,
+}
+
+impl std::fmt::Debug for ScopedSpawner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScopedSpawner")
+            .field("closed", &self.is_closed())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Starts one scoped thread; its lifetime is erased (see [`ScopedSpawner::new`]).
+type ScopedFn = Box<dyn Fn(ThreadBuilder) -> io::Result<()> + Send + Sync>;
+
+impl ScopedSpawner {
+    /// A spawner calling `spawn`.
+    ///
+    /// # Safety
+    /// [`ScopedSpawner::close`] must be called before anything `spawn` borrows
+    /// goes away (the scope ends).
+    pub(crate) unsafe fn new<'a>(
+        spawn: Box<dyn Fn(ThreadBuilder) -> io::Result<()> + Send + Sync + 'a>,
+    ) -> Arc<Self> {
+        // SAFETY: only the lifetime changes; the box is called only under the
+        // lock, and `close` drops it under the lock before `'a` ends (the
+        // caller's promise), so no call outlives what it borrows.
+        let spawn: ScopedFn = unsafe { std::mem::transmute(spawn) };
+        Arc::new(ScopedSpawner {
+            spawn: std::sync::Mutex::new(Some(spawn)),
+            pools: std::sync::Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Whether the scope has ended.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.spawn
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_none()
+    }
+
+    /// The spawner a retiring pool starts its workers with.
+    pub(crate) fn spawner(self: &Arc<Self>) -> Spawner {
+        let me = Arc::clone(self);
+        Arc::new(move |thread| {
+            let spawn = me.spawn.lock().unwrap_or_else(|e| e.into_inner());
+            match spawn.as_ref() {
+                Some(f) => f(thread).map(|()| None),
+                None => super::builder::spawn_std_thread(thread).map(Some),
+            }
+        })
+    }
+
+    /// `registry`'s workers are started by this spawner.
+    pub(crate) fn track(&self, registry: &Arc<Registry>) {
+        let mut pools = self.pools.lock().unwrap_or_else(|e| e.into_inner());
+        pools.retain(|p| p.strong_count() > 0);
+        pools.push(Arc::downgrade(registry));
+    }
+
+    /// The scope ends: no more scoped threads, and the idle workers started here
+    /// retire now.
+    pub(crate) fn close(&self) {
+        drop(self.spawn.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let pools = std::mem::take(&mut *self.pools.lock().unwrap_or_else(|e| e.into_inner()));
+        for registry in pools.iter().filter_map(Weak::upgrade) {
+            registry.sleep.retire_idle_now();
         }
     }
 }

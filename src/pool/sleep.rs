@@ -87,6 +87,8 @@ pub(crate) struct Sleep {
     states: Vec<crossbeam_utils::CachePadded<WorkerSleepState>>,
     /// Set for a pool whose idle workers retire: how a retired worker is woken.
     restart: Option<Restart>,
+    /// Workers asleep in their main loop retire now, whatever their timeout.
+    retire_now: std::sync::atomic::AtomicBool,
 }
 
 /// Where a worker is in its search for work.
@@ -132,6 +134,7 @@ impl Sleep {
                 })
                 .collect(),
             restart: None,
+            retire_now: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -270,7 +273,7 @@ impl Sleep {
                     }
                     Some(deadline) => {
                         let now = Instant::now();
-                        if now >= deadline {
+                        if now >= deadline || self.retire_now.load(Ordering::Relaxed) {
                             // Asleep long enough: retire. Wakers now restart the
                             // worker instead of notifying it (see `wake_specific_thread`).
                             *bed = Bed::Retired;
@@ -314,6 +317,19 @@ impl Sleep {
                 let restart = self.restart.as_ref();
                 restart.expect("only a retiring pool's workers retire")(index);
                 true
+            }
+        }
+    }
+
+    /// Makes the workers asleep in their main loop, now and from now on, retire at
+    /// once (the scope of their threads ends).
+    pub(crate) fn retire_idle_now(&self) {
+        self.retire_now.store(true, Ordering::Relaxed);
+        for state in &self.states {
+            let bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
+            if *bed == Bed::Blocked {
+                // It stays blocked: it sees the flag and retires.
+                state.condvar.notify_one();
             }
         }
     }

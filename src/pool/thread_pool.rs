@@ -86,7 +86,8 @@ impl ThreadPool {
     /// ```
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
         let permits = crate::shares::root_permits(&self.registry);
-        crate::Share::create(&permits, None, self.registry.num_threads(), tickets)
+        let (n, scoped) = (self.registry.num_threads(), self.registry.shares.scoped());
+        crate::Share::create(&permits, None, n, tickets, scoped)
     }
 
     /// What the jobs run on this pool outside any share received (core time,

@@ -16,6 +16,7 @@ use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
 use super::thread_clock;
 use super::tree::ShareId;
+use crate::pool::ScopedSpawner;
 
 /// The shares state of one pool's registry.
 #[derive(Debug, Default)]
@@ -27,6 +28,8 @@ pub(crate) struct PoolShares {
     /// This pool's workers as the permits see them: a share's sub-pool's, or a
     /// root pool's own (its jobs outside any share, from its first share on).
     member: OnceLock<Arc<ShareWorkers>>,
+    /// A `build_scoped` pool's spawner: its shares' workers start on its scope.
+    scoped: OnceLock<Arc<ScopedSpawner>>,
 }
 
 /// The shares settings of a pool, from its builder.
@@ -95,6 +98,16 @@ impl PoolShares {
             member
         });
         permits
+    }
+
+    /// Records the spawner of a `build_scoped` pool.
+    pub(crate) fn set_scoped(&self, spawner: Arc<ScopedSpawner>) {
+        let _ = self.scoped.set(spawner);
+    }
+
+    /// The spawner of a `build_scoped` pool, if this is one.
+    pub(crate) fn scoped(&self) -> Option<&Arc<ScopedSpawner>> {
+        self.scoped.get()
     }
 
     /// The root's permits, if it has made a share.

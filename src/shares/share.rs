@@ -9,7 +9,7 @@ use super::error::ShareError;
 use super::permits::Permits;
 use super::pool_link::{Lend, ShareWorkers};
 use super::tree::ShareId;
-use crate::pool::Registry;
+use crate::pool::{Registry, ScopedSpawner};
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -35,6 +35,9 @@ use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 pub struct Share {
     pool: Option<ThreadPool>,
     workers: Arc<ShareWorkers>,
+    /// Set for a share of a `build_scoped` pool: its workers start on that
+    /// pool's scope, which must not have ended when the share is given work.
+    scoped: Option<Arc<ScopedSpawner>>,
 }
 
 /// What a share received so far (see [`Share::stats`]): core time, jobs, steals,
@@ -107,12 +110,14 @@ impl fmt::Debug for Share {
 
 impl Share {
     /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
-    /// permits are `permits`, with `cores` workers.
+    /// permits are `permits`, with `cores` workers, started by `scoped` for a
+    /// share of a `build_scoped` pool.
     pub(crate) fn create(
         permits: &Arc<Permits>,
         parent: Option<ShareId>,
         cores: usize,
         tickets: u32,
+        scoped: Option<&Arc<ScopedSpawner>>,
     ) -> Result<Share, ShareError> {
         let parent = parent.unwrap_or_else(|| permits.root());
         let id = permits.add_share(parent, tickets)?;
@@ -120,12 +125,15 @@ impl Share {
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
             .count_jobs()
-            .retire_idle(IDLE_WORKER_LIFETIME, None)
+            .retire_idle(IDLE_WORKER_LIFETIME, scoped.map(ScopedSpawner::spawner))
             .build();
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
             return Err(ShareError::PoolShuttingDown);
         };
+        if let Some(spawner) = scoped {
+            spawner.track(pool.registry());
+        }
         let raise = raiser(pool.registry());
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
         pool.registry().shares.set_member(workers.clone());
@@ -135,11 +143,25 @@ impl Share {
         Ok(Share {
             pool: Some(pool),
             workers,
+            scoped: scoped.cloned(),
         })
     }
 
     fn pool(&self) -> &ThreadPool {
         self.pool.as_ref().expect("a live share has its pool")
+    }
+
+    /// The sub-pool, to give it work: a share of a `build_scoped` pool cannot be
+    /// given work once `build_scoped` has returned (its workers would run outside
+    /// the wrapper that sets up their threads).
+    fn live_pool(&self) -> &ThreadPool {
+        if self.scoped.as_ref().is_some_and(|s| s.is_closed()) {
+            panic!(
+                "prorata: a share of a scoped pool was given work after \
+                 ThreadPoolBuilder::build_scoped returned"
+            );
+        }
+        self.pool()
     }
 
     /// A share of this share's value: its tickets are in this share's currency.
@@ -153,7 +175,8 @@ impl Share {
     /// ```
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
         let w = &self.workers;
-        Share::create(&w.permits, Some(w.id), self.current_num_threads(), tickets)
+        let (n, scoped) = (self.current_num_threads(), self.scoped.as_ref());
+        Share::create(&w.permits, Some(w.id), n, tickets, scoped)
     }
 
     /// Changes this share's tickets (inflation or deflation); effective within a
@@ -243,7 +266,7 @@ impl Share {
         OP: FnOnce() -> R + Send,
         R: Send,
     {
-        self.pool().install(op)
+        self.live_pool().install(op)
     }
 
     /// [`crate::join`] in this share.
@@ -259,7 +282,7 @@ impl Share {
         RA: Send,
         RB: Send,
     {
-        self.pool().join(a, b)
+        self.live_pool().join(a, b)
     }
 
     /// [`crate::scope`] in this share.
@@ -275,7 +298,7 @@ impl Share {
         OP: FnOnce(&Scope<'scope>) -> R + Send,
         R: Send,
     {
-        self.pool().scope(op)
+        self.live_pool().scope(op)
     }
 
     /// [`crate::scope_fifo`] in this share.
@@ -291,7 +314,7 @@ impl Share {
         OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
         R: Send,
     {
-        self.pool().scope_fifo(op)
+        self.live_pool().scope_fifo(op)
     }
 
     /// [`crate::in_place_scope`] whose spawns run in this share.
@@ -306,7 +329,7 @@ impl Share {
     where
         OP: FnOnce(&Scope<'scope>) -> R,
     {
-        self.pool().in_place_scope(op)
+        self.live_pool().in_place_scope(op)
     }
 
     /// Runs `op` in this share in the background.
@@ -321,7 +344,7 @@ impl Share {
     where
         OP: FnOnce() + Send + 'static,
     {
-        self.pool().spawn(op)
+        self.live_pool().spawn(op)
     }
 
     /// Like [`Share::spawn`], in FIFO order.
@@ -336,7 +359,7 @@ impl Share {
     where
         OP: FnOnce() + Send + 'static,
     {
-        self.pool().spawn_fifo(op)
+        self.live_pool().spawn_fifo(op)
     }
 
     /// Runs `op` on every worker of this share.
@@ -350,7 +373,7 @@ impl Share {
         OP: Fn(BroadcastContext<'_>) -> R + Sync,
         R: Send,
     {
-        self.pool().broadcast(op)
+        self.live_pool().broadcast(op)
     }
 
     /// Number of workers of this share (the pool's).
@@ -434,5 +457,5 @@ impl ShareStats {
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
     let permits = root_permits(registry);
-    Share::create(&permits, None, registry.num_threads(), tickets)
+    Share::create(&permits, None, registry.num_threads(), tickets, None)
 }
