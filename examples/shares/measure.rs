@@ -9,7 +9,10 @@
 //!   `par_iter` of 20,000 items in a loop, about 50 ms a call, as a service would).
 //!   After a 300 ms warm-up, the items each share completes in each 1 s window are
 //!   compared with its ticket fraction; the figure is the worst error over the
-//!   windows, in percentage points.
+//!   windows, in percentage points. For the repeated pattern, the mean time from
+//!   one call's return to the next call's first item is printed too: while a
+//!   share is between two calls the others may use every core (work conservation),
+//!   so long gaps (a busy machine's wake-up latencies) cost it its fraction.
 //! * **Hand-over.** Two 1:1 shares; one runs long, the other runs a `par_iter` of
 //!   20,000 items. From the end of that `par_iter`'s last item until as many workers
 //!   of the other share as there are cores have started an item.
@@ -166,8 +169,17 @@ pub fn pool(workers: usize, cores: usize, policy: SharePolicy) -> ThreadPool {
         .unwrap()
 }
 
+/// Time between two calls of the repeated pattern: from one `install` returning
+/// to the first item of the next (the caller's and a worker's wake-ups, and the
+/// wait for a core), summed over the calls.
+#[derive(Default)]
+struct Gaps {
+    nanos: AtomicU64,
+    calls: AtomicU64,
+}
+
 /// Runs `pattern` in `share`, counting items in `count`, until `stop`.
-fn run_pattern(share: &Share, pattern: Pattern, count: &AtomicU64, stop: &AtomicBool) {
+fn run_pattern(share: &Share, pattern: Pattern, count: &AtomicU64, stop: &AtomicBool, gaps: &Gaps) {
     match pattern {
         Pattern::Long => share.install(|| {
             let _ = (0..usize::MAX / 2).into_par_iter().try_for_each(|i| {
@@ -180,13 +192,22 @@ fn run_pattern(share: &Share, pattern: Pattern, count: &AtomicU64, stop: &Atomic
             });
         }),
         Pattern::Repeated => {
+            let mut returned: Option<Instant> = None;
             while !stop.load(Relaxed) {
+                let first = AtomicBool::new(true);
                 share.install(|| {
                     (0..20_000usize).into_par_iter().for_each(|i| {
+                        if first.load(Relaxed) && first.swap(false, Relaxed) {
+                            if let Some(t) = returned {
+                                gaps.nanos.fetch_add(t.elapsed().as_nanos() as u64, Relaxed);
+                                gaps.calls.fetch_add(1, Relaxed);
+                            }
+                        }
                         black_box(item(i));
                         count.fetch_add(1, Relaxed);
                     })
                 });
+                returned = Some(Instant::now());
             }
         }
     }
@@ -196,6 +217,8 @@ fn run_pattern(share: &Share, pattern: Pattern, count: &AtomicU64, stop: &Atomic
 pub struct Windows {
     pub targets: Vec<f64>,
     pub fractions: Vec<Vec<f64>>,
+    /// Mean time between two calls (repeated pattern), in milliseconds.
+    pub gap_ms: Option<f64>,
 }
 
 impl Windows {
@@ -244,12 +267,13 @@ pub fn proportions(
     let (shares, targets, _parents) = scenario.build(pool);
     let stop = AtomicBool::new(false);
     let counts: Vec<AtomicU64> = shares.iter().map(|_| AtomicU64::new(0)).collect();
+    let gaps = Gaps::default();
     let snapshot = || counts.iter().map(|c| c.load(Relaxed)).collect::<Vec<u64>>();
     let mut fractions = Vec::new();
     std::thread::scope(|s| {
         for (share, count) in shares.iter().zip(&counts) {
-            let stop = &stop;
-            s.spawn(move || run_pattern(share, pattern, count, stop));
+            let (stop, gaps) = (&stop, &gaps);
+            s.spawn(move || run_pattern(share, pattern, count, stop, gaps));
         }
         let start = Instant::now() + Duration::from_millis(300);
         sleep_until(start);
@@ -264,7 +288,13 @@ pub fn proportions(
         }
         stop.store(true, Relaxed);
     });
-    Windows { targets, fractions }
+    let calls = gaps.calls.load(Relaxed);
+    let gap_ms = (calls > 0).then(|| gaps.nanos.load(Relaxed) as f64 / calls as f64 / 1e6);
+    Windows {
+        targets,
+        fractions,
+        gap_ms,
+    }
 }
 
 fn sleep_until(t: Instant) {
@@ -573,10 +603,10 @@ fn proportions_table(args: &Plan) {
         "\nworst 1 s window, points off the ticket fraction (target: 1 for stride, 2 for the lotteries)"
     );
     println!(
-        "| workers (cores) | policy | pattern | {} | worst | its window |",
+        "| workers (cores) | policy | pattern | {} | worst | its window | gap between calls |",
         names.join(" | ")
     );
-    println!("|---|---|---|{}---|---|", "---|".repeat(names.len()));
+    println!("|---|---|---|{}---|---|---|", "---|".repeat(names.len()));
     for &w in &args.workers {
         for &(pname, policy) in &args.policies {
             for pattern in [Pattern::Long, Pattern::Repeated] {
@@ -591,8 +621,13 @@ fn proportions_table(args: &Plan) {
                     .zip(SCENARIOS)
                     .max_by(|a, b| a.0.worst().total_cmp(&b.0.worst()))
                     .expect("scenarios");
+                let gaps: Vec<f64> = runs.iter().filter_map(|r| r.gap_ms).collect();
+                let gap = match gaps.len() {
+                    0 => "-".to_string(),
+                    n => format!("{:.2} ms", gaps.iter().sum::<f64>() / n as f64),
+                };
                 println!(
-                    "| {w} ({}) | {pname} | {pattern:?} | {} | {:.1} | {} got {} |",
+                    "| {w} ({}) | {pname} | {pattern:?} | {} | {:.1} | {} got {} | {gap} |",
                     CORES.min(w),
                     cells.join(" | "),
                     worst.0.worst(),

@@ -39,10 +39,14 @@
 //! # Hooks for shares
 //!
 //! See `preempt.rs`: `safe_point()` (one relaxed load of a global flag while no shares
-//! exist), the per-worker flag `ThreadInfo::preempt` checked by
-//! `WorkerThread::check_preempt` at each `join` and each job start, and
-//! `worker_waiting`/`worker_resumed`, called where a worker starts and stops waiting on a
-//! latch (`WorkerThread::wait_until_cold`).
+//! exist) and the `Pacer` of leaf loops, the per-worker flag `ThreadInfo::preempt`
+//! checked by `WorkerThread::check_preempt` at each `join` and each job start,
+//! `worker_idle` where a worker runs out of work, and `worker_resumed` where it goes on
+//! after waiting on a latch (`WorkerThread::wait_until_cold`).
+//!
+//! `retire.rs`: a pool can opt in (share sub-pools do) to workers that start when there
+//! is work and whose threads exit after a while asleep in their main loop; to the sleep
+//! protocol a retired worker is a sleeper whose wake-up restarts it.
 
 mod broadcast;
 mod builder;

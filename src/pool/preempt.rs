@@ -1,14 +1,13 @@
-//! Hooks for the shares layer (core permits). Today they do nothing but keep the fast
-//! paths honest; the shares scheduler fills them in.
+//! Hooks for the shares layer (core permits).
 //!
 //! - [`safe_point`]: called by iterator leaf loops; one relaxed load of a global flag
-//!   while no shares exist.
+//!   while no shares exist. [`Pacer`] sizes the runs between two of them.
 //! - The per-worker flag `ThreadInfo::preempt` (in `registry.rs`), checked by
 //!   `WorkerThread::check_preempt` at each `join` and each job start, and by
 //!   `safe_point` once shares exist. When set, [`preempt_requested`] runs (cold).
-//! - [`worker_waiting`] / [`worker_resumed`]: the one place where a worker starts waiting
-//!   for a latch (executing other jobs, then sleeping) and where it goes on with its own
-//!   work. A permit can be given back in the first and re-acquired in the second.
+//! - [`worker_idle`]: a worker ran out of work (`Sleep::start_looking`), is about to
+//!   block (`Sleep::sleep`) or exits (the main loop): a share worker gives its core
+//!   back. [`worker_resumed`]: the end of a latch wait, where it takes one again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

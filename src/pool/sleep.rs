@@ -19,6 +19,11 @@
 //! final check looks at every deque, so no work is ever left with all workers asleep;
 //! pushes onto a non-empty deque skip the fence (the older job there keeps sleepers
 //! awake). Latch wake-ups are explicit (see `latch.rs`).
+//!
+//! In a pool whose idle workers retire (`retire.rs`), a worker asleep in its main loop
+//! for long enough marks its bed retired and its thread exits, still counted as an
+//! inactive sleeper; waking a retired bed restarts the worker instead of notifying it,
+//! so the argument above is unchanged.
 
 use super::latch::CoreLatch;
 use std::time::{Duration, Instant};
