@@ -2,13 +2,14 @@
 //! sleep state, the handlers) and the ways into it from outside.
 
 use std::any::Any;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::retire::{RetireSpec, Retirement};
 use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::unwind;
@@ -81,16 +82,22 @@ pub(crate) struct Registry {
     /// One entry per worker when the pool counts its jobs and steals (a share's
     /// sub-pool); empty otherwise, and then the workers count nothing.
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
+    /// Set when idle workers retire (a share's sub-pool): their threads exit and
+    /// start again when woken.
+    pub(crate) retire: Option<Retirement>,
 }
 
 impl Registry {
     /// A registry for `n` workers, with their deques' owner ends (one per worker);
-    /// `count` gives each worker job and steal counters.
+    /// `count` gives each worker job and steal counters. With `retire`, the
+    /// workers retire when idle and start when woken (`retire.rs`): none is
+    /// started yet, the deques stay in the registry, and none is returned.
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
         stack_size: Option<usize>,
         count: bool,
+        retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
@@ -107,19 +114,48 @@ impl Registry {
                 })
             })
             .collect();
-        let registry = Arc::new(Registry {
-            thread_infos,
-            sleep: Sleep::new(n),
-            injector: Injector::new(),
-            terminate_count: AtomicUsize::new(1),
-            handlers,
-            stack_size,
-            shares: Default::default(),
-            counters: (0..if count { n } else { 0 })
-                .map(|_| Default::default())
-                .collect(),
+        let counters = (0..if count { n } else { 0 })
+            .map(|_| Default::default())
+            .collect();
+        let Some(spec) = retire else {
+            let registry = Arc::new(Registry {
+                thread_infos,
+                sleep: Sleep::new(n),
+                injector: Injector::new(),
+                terminate_count: AtomicUsize::new(1),
+                handlers,
+                stack_size,
+                shares: Default::default(),
+                counters,
+                retire: None,
+            });
+            return (registry, deques);
+        };
+        let registry = Arc::new_cyclic(|me: &Weak<Registry>| {
+            let me = me.clone();
+            let restart = move |index: usize| {
+                if let Some(r) = me.upgrade() {
+                    r.retire.as_ref().expect("retiring").restart(&r, index);
+                }
+            };
+            Registry {
+                thread_infos,
+                sleep: Sleep::retiring(n, Box::new(restart)),
+                injector: Injector::new(),
+                terminate_count: AtomicUsize::new(1),
+                handlers,
+                stack_size,
+                shares: Default::default(),
+                counters,
+                retire: Some(Retirement::new(spec, deques)),
+            }
         });
-        (registry, deques)
+        // Each worker counts as retired while asleep on its terminate latch, so
+        // terminating the pool goes through its wake-up (which starts nobody).
+        for info in &registry.thread_infos {
+            info.terminate.fall_asleep();
+        }
+        (registry, Vec::new())
     }
 
     /// Number of workers.
