@@ -13,7 +13,7 @@ use super::sleep::THREADS_MAX;
 use super::thread_pool::ThreadPool;
 use super::unwind;
 use super::worker::WorkerThread;
-use crate::deque::Local;
+use crate::deque::{DequeKind, Local};
 
 /// Builds a [`ThreadPool`] (or the global pool).
 ///
@@ -31,6 +31,8 @@ pub struct ThreadPoolBuilder {
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
     share_cores: Option<usize>,
+    /// The workers' deques; `None`: `PRORATA_DEQUE`, else the default.
+    deque: Option<DequeKind>,
     /// Give each worker job and steal counters (a share's sub-pool).
     count_jobs: bool,
 }
@@ -48,6 +50,7 @@ impl fmt::Debug for ThreadPoolBuilder {
             .field("share_policy", &self.share_policy)
             .field("share_quantum", &self.share_quantum)
             .field("share_cores", &self.share_cores)
+            .field("deque", &self.deque)
             .finish()
     }
 }
@@ -452,6 +455,33 @@ impl ThreadPoolBuilder {
         self
     }
 
+    /// The work-stealing deque each worker owns (see [`DequeKind`]). Without this call,
+    /// the environment variable `PRORATA_DEQUE` decides (`chase-lev` or `bwos`; other
+    /// values are ignored), else [`DequeKind::ChaseLev`]. The pools of a pool's
+    /// [shares](crate::ThreadPool::share) follow `PRORATA_DEQUE` and the default too.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::DequeKind;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .deque(DequeKind::Bwos)
+    ///     .build()
+    ///     .unwrap();
+    /// let sum: u64 = pool.install(|| (1..=1000u64).into_par_iter().sum());
+    /// assert_eq!(sum, 500_500);
+    /// ```
+    pub fn deque(mut self, kind: DequeKind) -> Self {
+        self.deque = Some(kind);
+        self
+    }
+
+    /// The deque kind: the builder's, else `PRORATA_DEQUE`'s, else the default.
+    fn resolved_deque(&self) -> DequeKind {
+        self.deque.or_else(DequeKind::from_env).unwrap_or_default()
+    }
+
     /// Makes the workers count the jobs they run and the jobs they steal (for
     /// `Share::stats`); a pool built without it counts nothing.
     pub(crate) fn count_jobs(mut self) -> Self {
@@ -566,8 +596,13 @@ impl ThreadPoolBuilder {
             ));
         }
         let n = self.resolved_num_threads();
-        let (registry, deques) =
-            Registry::new(n, std::mem::take(&mut self.handlers), self.count_jobs);
+        let deque = self.resolved_deque();
+        let (registry, deques) = Registry::new(
+            n,
+            std::mem::take(&mut self.handlers),
+            self.count_jobs,
+            deque,
+        );
         registry
             .shares
             .configure(self.share_policy, self.share_quantum, self.share_cores);

@@ -47,6 +47,8 @@ pub(crate) fn preempt_requested(worker: &WorkerThread) {
     registry.thread_infos[worker.index()]
         .preempt
         .store(false, Ordering::Relaxed);
+    // The worker may park here: its queued jobs must stay stealable meanwhile.
+    worker.grant_local_jobs();
     registry.shares.on_safe_point(worker.index());
 }
 

@@ -10,7 +10,7 @@ use super::latch::{CoreLatch, LatchRef, LockLatch, SpinLatch};
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
-use crate::deque::{Injector, Local, Steal, Stealer};
+use crate::deque::{DequeKind, Injector, Local, Steal, Stealer};
 
 /// A handler called with a worker's index (start and exit handlers).
 pub(crate) type IndexHandler = dyn Fn(usize) + Send + Sync;
@@ -73,14 +73,15 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// A registry for `n` workers, with their deques' owner ends (one per worker);
-    /// `count` gives each worker job and steal counters.
+    /// A registry for `n` workers, with their deques' owner ends (one per worker, of
+    /// kind `deque`); `count` gives each worker job and steal counters.
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
         count: bool,
+        deque: DequeKind,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
-        let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
+        let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
         let thread_infos = deques
             .iter()
             .map(|d| {

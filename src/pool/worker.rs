@@ -131,6 +131,12 @@ impl WorkerThread {
         !self.deque.is_empty()
     }
 
+    /// Makes every job of this worker's deque stealable (before it parks: a BWoS deque
+    /// keeps some private until its owner's next push or pop).
+    pub(crate) fn grant_local_jobs(&self) {
+        self.deque.grant_all();
+    }
+
     /// Pushes a job on this worker's deque, waking a sleeper if one is needed.
     #[inline]
     pub(crate) fn push(&self, job: JobRef) {
