@@ -23,7 +23,7 @@ fn steal_once<const S: usize>(stealer: &Stealer<u32, S>) -> Option<u32> {
 }
 
 /// Starts `thieves` threads that each try `attempts` steals; returns their handles.
-fn thieves<const S: usize>(
+fn start_thieves<const S: usize>(
     worker: &Worker<u32, S>,
     thieves: usize,
     attempts: usize,
@@ -64,31 +64,39 @@ fn check_all_taken(n: u32, mut taken: Vec<u32>, handles: Vec<thread::JoinHandle<
     );
 }
 
+/// The shape of most models: an owner with blocks of `S` slots in a ring of `blocks`,
+/// and `thieves` threads of `attempts` steals each; the owner pushes `0..n`, calls
+/// `then`, and pops until empty; every value must be taken once.
+fn push_then_drain<const S: usize>(
+    blocks: usize,
+    thieves: usize,
+    attempts: usize,
+    n: u32,
+    then: fn(&Worker<u32, S>),
+) {
+    loom::model(move || {
+        let worker = Worker::<u32, S>::with_blocks(blocks);
+        let handles = start_thieves(&worker, thieves, attempts);
+        (0..n).for_each(|i| worker.push(i));
+        then(&worker);
+        let popped = drain(&worker);
+        check_all_taken(n, popped, handles);
+    });
+}
+
 /// Owner against one thief, across a block boundary: three values in blocks of two,
 /// so the third push closes the first block (granting it) and the pops take back
 /// what the thief left, moving back into the first block.
 #[test]
 fn loom_owner_and_thief_across_a_block_boundary() {
-    loom::model(|| {
-        let worker = Worker::<u32, 2>::with_blocks(2);
-        let handles = thieves(&worker, 1, 2);
-        (0..3).for_each(|i| worker.push(i));
-        let popped = drain(&worker);
-        check_all_taken(3, popped, handles);
-    });
+    push_then_drain::<2>(2, 1, 2, 3, |_| {});
 }
 
 /// Owner against two thieves on one-slot blocks: each push after the first moves to
 /// the next block; the two thieves race for the granted values and for moving on.
 #[test]
 fn loom_owner_and_two_thieves() {
-    loom::model(|| {
-        let worker = Worker::<u32, 1>::with_blocks(2);
-        let handles = thieves(&worker, 2, 1);
-        (0..2).for_each(|i| worker.push(i));
-        let popped = drain(&worker);
-        check_all_taken(2, popped, handles);
-    });
+    push_then_drain::<1>(2, 2, 1, 2, |_| {});
 }
 
 /// A block reused while a thief is inside it: two one-slot blocks and three pushes,
@@ -98,13 +106,7 @@ fn loom_owner_and_two_thieves() {
 /// the owner doubles the ring. Loom reports any read of a slot racing its rewrite.
 #[test]
 fn loom_block_reused_while_a_thief_is_inside() {
-    loom::model(|| {
-        let worker = Worker::<u32, 1>::with_blocks(2);
-        let handles = thieves(&worker, 2, 1);
-        (0..3).for_each(|i| worker.push(i));
-        let popped = drain(&worker);
-        check_all_taken(3, popped, handles);
-    });
+    push_then_drain::<1>(2, 2, 1, 3, |_| {});
 }
 
 /// The ring doubles while a thief is inside it: one block of one slot, so the second
@@ -112,13 +114,7 @@ fn loom_block_reused_while_a_thief_is_inside() {
 /// claiming) and makes a ring of two.
 #[test]
 fn loom_ring_doubles_while_a_thief_is_inside() {
-    loom::model(|| {
-        let worker = Worker::<u32, 1>::with_blocks(1);
-        let handles = thieves(&worker, 1, 2);
-        (0..3).for_each(|i| worker.push(i));
-        let popped = drain(&worker);
-        check_all_taken(3, popped, handles);
-    });
+    push_then_drain::<1>(1, 1, 2, 3, |_| {});
 }
 
 /// The pool's sleep protocol relies on `Stealer::is_empty`: a worker about to sleep
@@ -145,5 +141,42 @@ fn loom_a_sleeper_sees_the_push_or_the_owner_sees_the_sleeper() {
             "a wake-up was lost"
         );
         drop(worker);
+    });
+}
+
+/// An owner about to park grants all its private values (`grant_all`, a
+/// read-modify-write that races the thieves' claims on the same word).
+#[test]
+fn loom_owner_grants_all_before_parking() {
+    push_then_drain::<4>(1, 1, 2, 3, Worker::grant_all);
+}
+
+/// Counts its drops.
+struct Counted(loom::sync::Arc<loom::sync::atomic::AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The owner drops its end while a thief steals: every value is dropped exactly once,
+/// by the thief that took it or by the queue when the last end goes.
+#[test]
+fn loom_values_left_are_dropped_once() {
+    loom::model(|| {
+        let drops = loom::sync::Arc::new(loom::sync::atomic::AtomicUsize::new(0));
+        let worker = Worker::<Counted, 1>::with_blocks(2);
+        let stealer = worker.stealer();
+        let thief = thread::spawn(move || {
+            while let Steal::Retry = stealer.steal() {
+                thread::yield_now();
+            }
+        });
+        (0..3).for_each(|_| worker.push(Counted(drops.clone())));
+        drop(worker.pop());
+        drop(worker);
+        thief.join().unwrap();
+        assert_eq!(drops.load(Ordering::Relaxed), 3);
     });
 }
