@@ -3,9 +3,6 @@
 //!
 //! Run with `cargo bench --bench collect`; quote ratios taken in one run.
 
-// criterion's macros make undocumented functions.
-#![allow(missing_docs)]
-
 use std::hint::black_box;
 use std::time::Duration;
 

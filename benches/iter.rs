@@ -2,11 +2,10 @@
 //! run. `cargo bench --bench iter`; the ratios to report are prorata/rayon and
 //! prorata/sequential for each group and size.
 
-// criterion_group!/criterion_main! generate undocumented functions.
-#![allow(missing_docs)]
-
-use criterion::{BenchmarkId, Criterion, black_box, criterion_group, criterion_main};
+use std::hint::black_box;
 use std::time::Duration;
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 
 /// A cheap mixing function, so that no compiler can sum the sequence in closed form.
 #[inline]

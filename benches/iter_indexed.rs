@@ -1,11 +1,10 @@
 //! `zip` of two slices, multiplied and summed (10^7 items): prorata vs rayon vs
 //! sequential std. Short criterion settings: the machine is small and shared.
 
-#![allow(missing_docs)] // criterion_group! makes an undocumented function
-
+use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use prorata::iter::plumbing::*;
 
 const LEN: usize = 10_000_000;

@@ -3,8 +3,6 @@
 //! (with the allocator switching cores between them), vs one after the other.
 //! The fractions each share gets are printed by `examples/shares.rs`.
 
-#![allow(missing_docs)] // criterion's macros generate undocumented functions
-
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};

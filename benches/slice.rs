@@ -1,12 +1,11 @@
 //! Slice, string and collection iterators: sequential std, prorata and rayon side by
 //! side, in one run. Short criterion settings: the machine is small and shared.
 
-// criterion_group! generates undocumented items.
-#![allow(missing_docs)]
-
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use std::collections::HashSet;
+use std::hint::black_box;
 use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
 
 const LEN: usize = 1 << 22;
 

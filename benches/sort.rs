@@ -3,18 +3,16 @@
 //! For each input (shape, length) and each of stable and unstable sorting, the
 //! group holds `std`, `rayon` and `prorata`; compare times within one group.
 
-#![allow(missing_docs)] // criterion_group! generates an undocumented function
-
 use std::time::Duration;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 /// `len` random `u64`s from a fixed seed.
 fn random(len: usize) -> Vec<u64> {
     let mut rng = StdRng::seed_from_u64(0x5EED);
-    (0..len).map(|_| rng.r#gen()).collect()
+    (0..len).map(|_| rng.random()).collect()
 }
 
 /// The named inputs of one length.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Formatting, lints and documentation, all with warnings denied.
+# Formatting, lints and documentation, all with warnings denied, with every cargo feature
+# on (the features only add code); then the check that every public item has an example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --check
-cargo clippy --all-targets -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
+cargo clippy --all-targets --all-features -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --all-features
+bash ci/doc_examples.sh

@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 /// A sort to time: std, rayon or prorata, stable or unstable.
 type Sorter<T> = fn(&mut [T]);
@@ -93,7 +93,7 @@ fn ceiling(input: &[u64]) {
 /// All the inputs of one length, each sorted both ways.
 fn compare_all(len: usize) {
     let mut rng = StdRng::seed_from_u64(42);
-    let random: Vec<u64> = (0..len).map(|_| rng.r#gen()).collect();
+    let random: Vec<u64> = (0..len).map(|_| rng.random()).collect();
     let few: Vec<u64> = random.iter().map(|x| x % 16).collect();
     let mut sorted = random.clone();
     sorted.sort_unstable();

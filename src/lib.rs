@@ -8,13 +8,46 @@
 //! `use prorata::prelude::*`.
 //!
 //! ```
+//! use prorata::prelude::*;
+//!
+//! let total: u64 = (1..=1000u64).into_par_iter().map(|x| x * x).sum();
+//! assert_eq!(total, 333_833_500);
+//!
 //! let (a, b) = prorata::join(|| 1 + 1, || 2 + 2);
 //! assert_eq!((a, b), (2, 4));
+//!
+//! // Two computations sharing one pool's cores three to one while both run.
+//! let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+//! let (big, small) = (pool.share(300).unwrap(), pool.share(100).unwrap());
+//! let (x, y) = std::thread::scope(|s| {
+//!     let x = s.spawn(|| big.install(|| (0..10_000u64).into_par_iter().sum::<u64>()));
+//!     let y = s.spawn(|| small.install(|| (0..10_000u64).into_par_iter().sum::<u64>()));
+//!     (x.join().unwrap(), y.join().unwrap())
+//! });
+//! assert_eq!(x, y);
 //! ```
 //!
-//! The crate is layered (see `DESIGN.md`): `iter` and `slice` split work and call
-//! into `pool`; `pool` schedules jobs on workers; `shares` divides the cores;
-//! `deque` holds the per-worker queues.
+//! ## Where to start
+//!
+//! The [guide] walks from the first `par_iter` to shares, one page at a time:
+//! [parallel iterators](guide::parallel_iterators),
+//! [`join` and `scope`](guide::join_and_scope), [pools](guide::pools),
+//! [shares](guide::shares), [moving from Rayon](guide::from_rayon) and
+//! [progress bars](guide::progress_bars).
+//!
+//! ## Cargo features
+//!
+//! | Feature | What it adds | Dependency |
+//! |---|---|---|
+//! | `progress` | `prorata::progress`: `.progress()`, `.progress_count(n)`, `.progress_with(bar)` on any parallel iterator | indicatif |
+//!
+//! None is on by default; without them nothing of theirs is compiled.
+//!
+//! ## Layers
+//!
+//! `iter` and `slice` split work and call into the pool through `join`; the pool
+//! schedules jobs on workers; `shares` divides the cores; `deque` holds the per-worker
+//! queues (see `DESIGN.md`).
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -64,6 +97,8 @@ pub mod str;
 
 pub mod collections;
 
+pub mod guide;
+
 /// `String::par_drain`: a parallel iterator that moves a range of chars out of a
 /// `String`.
 pub mod string {
@@ -71,5 +106,8 @@ pub mod string {
 }
 
 mod shares;
+
+#[cfg(feature = "progress")]
+pub mod progress;
 
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};

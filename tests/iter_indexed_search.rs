@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use iter_indexed_common::{LENGTHS, pools, to_vec};
 use prorata::prelude::*;
-use rand::{Rng, SeedableRng, rngs::StdRng};
+use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 fn random(len: usize, seed: u64, range: u32) -> Vec<u32> {
     let mut rng = StdRng::seed_from_u64(seed);
-    (0..len).map(|_| rng.gen_range(0..range)).collect()
+    (0..len).map(|_| rng.random_range(0..range)).collect()
 }
 
 #[test]

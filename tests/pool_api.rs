@@ -14,6 +14,8 @@ fn builder_options() {
     let started = Arc::new(AtomicUsize::new(0));
     let exited = Arc::new(AtomicUsize::new(0));
     let (s, e) = (Arc::clone(&started), Arc::clone(&exited));
+    let (exit_tx, exit_rx) = mpsc::channel();
+    let exit_tx = Mutex::new(exit_tx);
     let p = ThreadPoolBuilder::new()
         .num_threads(3)
         .thread_name(|i| format!("pw-{i}"))
@@ -25,12 +27,16 @@ fn builder_options() {
         .exit_handler(move |i| {
             assert!(i < 3);
             e.fetch_add(1, Ordering::SeqCst);
+            exit_tx.lock().unwrap().send(i).unwrap();
         })
         .build()
         .unwrap();
     let names = p.broadcast(|_| std::thread::current().name().unwrap().to_string());
     assert_eq!(names, ["pw-0", "pw-1", "pw-2"]);
     drop(p);
+    let mut exits: Vec<usize> = exit_rx.iter().take(3).collect();
+    exits.sort();
+    assert_eq!(exits, [0, 1, 2]);
     assert_eq!(started.load(Ordering::SeqCst), 3);
     assert_eq!(exited.load(Ordering::SeqCst), 3);
     assert!(format!("{:?}", ThreadPoolBuilder::new().num_threads(2)).contains("num_threads: 2"));
@@ -320,15 +326,16 @@ fn drop_from_inside_the_pool_does_not_hang() {
 #[test]
 fn drop_lets_queued_work_finish() {
     let p = pool(2);
-    let done = Arc::new(AtomicUsize::new(0));
-    for _ in 0..100 {
-        let d = Arc::clone(&done);
-        p.spawn(move || {
-            d.fetch_add(1, Ordering::SeqCst);
-        });
+    let (tx, rx) = mpsc::channel();
+    for i in 0..100 {
+        let tx = tx.clone();
+        p.spawn(move || tx.send(i).unwrap());
     }
     drop(p);
-    assert_eq!(done.load(Ordering::SeqCst), 100);
+    drop(tx);
+    let mut done: Vec<usize> = rx.iter().collect();
+    done.sort();
+    assert_eq!(done, (0..100).collect::<Vec<_>>());
 }
 
 #[test]

@@ -4,18 +4,18 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use prorata::ThreadPoolBuilder;
-use rand::{Rng, SeedableRng, rngs::StdRng};
+use rand::{RngExt, SeedableRng, rngs::StdRng};
 
 /// A random tree of joins and scopes; returns the number of leaves it ran, counting each
 /// leaf run in `ran`.
 fn tree(seed: u64, depth: u32, ran: &AtomicUsize) -> usize {
     let mut rng = StdRng::seed_from_u64(seed);
-    if depth == 0 || rng.gen_ratio(1, 8) {
+    if depth == 0 || rng.random_ratio(1, 8) {
         ran.fetch_add(1, Ordering::Relaxed);
         return 1;
     }
-    let (s1, s2, s3): (u64, u64, u64) = (rng.r#gen(), rng.r#gen(), rng.r#gen());
-    match rng.gen_range(0..3) {
+    let (s1, s2, s3): (u64, u64, u64) = (rng.random(), rng.random(), rng.random());
+    match rng.random_range(0..3) {
         0 => {
             let (a, b) = prorata::join(|| tree(s1, depth - 1, ran), || tree(s2, depth - 1, ran));
             a + b

@@ -2,7 +2,6 @@
 //! competing shares (generous bounds, measured from outside by items done), and
 //! work conservation.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -10,6 +9,18 @@ use prorata::prelude::*;
 use prorata::{ShareError, ThreadPoolBuilder};
 
 /// About a microsecond of work that the optimiser cannot remove.
+/// Waits until `done()` holds; a generous deadline turns a hang into a failure.
+fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "waited for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 fn spin(i: u64) -> u64 {
     let mut x = i;
     for _ in 0..200 {
@@ -53,8 +64,11 @@ fn share_errors() {
     assert_eq!(pool.share(2).unwrap_err(), ShareError::TicketOverflow);
     assert_eq!(a.set_tickets(0), Err(ShareError::ZeroTickets));
     drop(a);
-    // The dropped share's tickets are gone.
-    assert!(pool.share(2).is_ok());
+    // The dropped share's tickets are gone once its worker has exited (the drop does
+    // not wait for it).
+    eventually("the dropped share's tickets to go", || {
+        pool.share(2).is_ok()
+    });
 }
 
 #[test]
@@ -72,18 +86,23 @@ fn a_panic_in_a_share_propagates_and_the_share_stays_usable() {
 fn dropping_a_share_lets_its_work_finish() {
     let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
     let s = pool.share(7).unwrap();
-    let done = Arc::new(AtomicU64::new(0));
-    for _ in 0..50 {
-        let done = done.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    for i in 0..50 {
+        let tx = tx.clone();
         s.spawn(move || {
             std::hint::black_box(spin(1));
-            done.fetch_add(1, Ordering::SeqCst);
+            tx.send(i).unwrap();
         });
     }
     drop(s);
-    assert_eq!(done.load(Ordering::SeqCst), 50);
-    // Its tickets are gone: a share of the whole range fits again.
-    assert!(pool.share(u32::MAX).is_ok());
+    drop(tx);
+    let mut done: Vec<u64> = rx.iter().collect();
+    done.sort();
+    assert_eq!(done, (0..50).collect::<Vec<_>>());
+    // Its tickets go once its workers exit: a share of the whole range fits again.
+    eventually("the dropped share's tickets to go", || {
+        pool.share(u32::MAX).is_ok()
+    });
 }
 
 #[test]

@@ -8,7 +8,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicIsize, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 use prorata::prelude::*;
-use rand::Rng;
+use rand::RngExt;
 use sort_common::{THREADS, rng};
 
 /// Shared state of one test input: a comparison budget and drop counters.
@@ -67,7 +67,7 @@ fn tracked_input(len: usize, budget: isize, seed: u64) -> Vec<Tracked> {
     let mut r = rng(seed);
     (0..len)
         .map(|id| Tracked {
-            key: r.gen_range(0..(len as u32 / 4 + 1)),
+            key: r.random_range(0..(len as u32 / 4 + 1)),
             id,
             payload: Box::new(id),
             probe,

@@ -3,7 +3,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use super::job::{ArcJob, StackJob};
+use super::job::{ArcJob, JobResult, StackJob};
 use super::latch::{CountLatch, LatchRef};
 use super::registry::Registry;
 use super::spawn::current_registry_arc;
@@ -112,7 +112,12 @@ where
     // SAFETY: `jobs` stays in place (no push after this) until the latch says all ran.
     registry.inject_broadcast(jobs.iter().map(|job| unsafe { job.as_job_ref() }));
     latch.wait(current);
-    jobs.into_iter().map(StackJob::into_result).collect()
+    // Every outcome is read before the first panic is re-raised, so none is leaked.
+    let outcomes: Vec<_> = jobs.into_iter().map(StackJob::into_job_result).collect();
+    outcomes
+        .into_iter()
+        .map(JobResult::into_return_value)
+        .collect()
 }
 
 pub(crate) fn spawn_broadcast_in<OP>(op: OP, registry: &Arc<Registry>)

@@ -1,15 +1,15 @@
-//! `ThreadPoolBuilder`: configuring and starting a pool; `ThreadBuilder` for
-//! `build_scoped`; `ThreadPoolBuildError`.
+//! `ThreadPoolBuilder`: configuring and starting a pool (or the global pool).
 
-use std::cell::RefCell;
 use std::fmt;
 use std::io;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
+use super::build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
+use super::current_thread::adopt_current_thread;
 use super::global;
 use super::registry::{Handlers, Registry};
 use super::sleep::THREADS_MAX;
+use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::thread_pool::ThreadPool;
 use super::unwind;
 use super::worker::WorkerThread;
@@ -17,12 +17,21 @@ use crate::deque::{DequeKind, Local};
 
 /// Builds a [`ThreadPool`] (or the global pool).
 ///
+/// The type parameter is how worker threads are started: `std::thread` by default, or
+/// a handler given to [`spawn_handler`](Self::spawn_handler). Programs rarely name it.
+///
 /// ```
 /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 /// assert_eq!(pool.current_num_threads(), 2);
 /// ```
+pub struct ThreadPoolBuilder<S = DefaultSpawn> {
+    config: Config,
+    spawn: S,
+}
+
+/// Everything a builder was told, but how to start threads.
 #[derive(Default)]
-pub struct ThreadPoolBuilder {
+struct Config {
     num_threads: usize,
     use_current_thread: bool,
     thread_name: Option<Box<dyn FnMut(usize) -> String>>,
@@ -37,213 +46,32 @@ pub struct ThreadPoolBuilder {
     count_jobs: bool,
 }
 
-impl fmt::Debug for ThreadPoolBuilder {
+impl Default for ThreadPoolBuilder {
+    fn default() -> Self {
+        ThreadPoolBuilder {
+            config: Config::default(),
+            spawn: DefaultSpawn,
+        }
+    }
+}
+
+impl<S> fmt::Debug for ThreadPoolBuilder<S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let c = &self.config;
         f.debug_struct("ThreadPoolBuilder")
-            .field("num_threads", &self.num_threads)
-            .field("use_current_thread", &self.use_current_thread)
-            .field("thread_name", &self.thread_name.is_some())
-            .field("stack_size", &self.stack_size)
-            .field("panic_handler", &self.handlers.panic.is_some())
-            .field("start_handler", &self.handlers.start.is_some())
-            .field("exit_handler", &self.handlers.exit.is_some())
-            .field("share_policy", &self.share_policy)
-            .field("share_quantum", &self.share_quantum)
-            .field("share_cores", &self.share_cores)
-            .field("deque", &self.deque)
-            .finish()
+            .field("num_threads", &c.num_threads)
+            .field("use_current_thread", &c.use_current_thread)
+            .field("thread_name", &c.thread_name.is_some())
+            .field("stack_size", &c.stack_size)
+            .field("panic_handler", &c.handlers.panic.is_some())
+            .field("start_handler", &c.handlers.start.is_some())
+            .field("exit_handler", &c.handlers.exit.is_some())
+            .field("share_policy", &c.share_policy)
+            .field("share_quantum", &c.share_quantum)
+            .field("share_cores", &c.share_cores)
+            .field("deque", &c.deque)
+            .finish_non_exhaustive()
     }
-}
-
-/// What kind of failure a [`ThreadPoolBuildError`] reports.
-///
-/// ```
-/// use prorata::ThreadPoolBuildErrorKind;
-/// let _ = prorata::ThreadPoolBuilder::new().build_global();
-/// let err = prorata::ThreadPoolBuilder::new().build_global().unwrap_err();
-/// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::GlobalPoolAlreadyInitialized);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ThreadPoolBuildErrorKind {
-    /// `build_global` was called after the global pool was built (explicitly or lazily).
-    GlobalPoolAlreadyInitialized,
-    /// The operating system refused to start a worker thread.
-    ThreadSpawn,
-    /// `use_current_thread` was asked on a thread that already is a worker of a pool.
-    CurrentThreadAlreadyInPool,
-    /// [`ThreadPoolBuilder::share_cores`] was given 0: shares need at least one core.
-    ZeroShareCores,
-}
-
-/// Error returned when a pool cannot be built. Threads started before the failure are
-/// shut down before it is returned.
-///
-/// ```
-/// let _ = prorata::ThreadPoolBuilder::new().build_global();
-/// let err = prorata::ThreadPoolBuilder::new().build_global().unwrap_err();
-/// assert!(err.to_string().contains("global"));
-/// ```
-#[derive(Debug)]
-pub struct ThreadPoolBuildError {
-    kind: ThreadPoolBuildErrorKind,
-    io: Option<io::Error>,
-}
-
-impl ThreadPoolBuildError {
-    pub(crate) fn new(kind: ThreadPoolBuildErrorKind) -> Self {
-        ThreadPoolBuildError { kind, io: None }
-    }
-
-    /// What went wrong.
-    ///
-    /// ```
-    /// let _ = prorata::ThreadPoolBuilder::new().build_global();
-    /// let err = prorata::ThreadPoolBuilder::new().build_global().unwrap_err();
-    /// assert_eq!(err.kind(), prorata::ThreadPoolBuildErrorKind::GlobalPoolAlreadyInitialized);
-    /// ```
-    pub fn kind(&self) -> ThreadPoolBuildErrorKind {
-        self.kind
-    }
-}
-
-impl fmt::Display for ThreadPoolBuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.kind, &self.io) {
-            (ThreadPoolBuildErrorKind::GlobalPoolAlreadyInitialized, _) => {
-                f.write_str("the global thread pool has already been initialized")
-            }
-            (ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool, _) => {
-                f.write_str("the current thread is already part of a thread pool")
-            }
-            (ThreadPoolBuildErrorKind::ZeroShareCores, _) => {
-                f.write_str("share_cores(0): the shares of a pool need at least one core")
-            }
-            (ThreadPoolBuildErrorKind::ThreadSpawn, Some(e)) => {
-                write!(f, "could not start a worker thread: {e}")
-            }
-            (ThreadPoolBuildErrorKind::ThreadSpawn, None) => {
-                f.write_str("could not start a worker thread")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ThreadPoolBuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        self.io.as_ref().map(|e| e as _)
-    }
-}
-
-/// A worker thread waiting to run, handed to the wrapper of
-/// [`ThreadPoolBuilder::build_scoped`], which must call [`ThreadBuilder::run`] on the thread.
-///
-/// ```
-/// let n = prorata::ThreadPoolBuilder::new()
-///     .num_threads(2)
-///     .build_scoped(|thread| thread.run(), |pool| pool.install(prorata::current_num_threads))
-///     .unwrap();
-/// assert_eq!(n, 2);
-/// ```
-pub struct ThreadBuilder {
-    name: Option<String>,
-    stack_size: Option<usize>,
-    worker: WorkerThread,
-}
-
-impl fmt::Debug for ThreadBuilder {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("ThreadBuilder")
-            .field("index", &self.worker.index())
-            .field("name", &self.name)
-            .field("stack_size", &self.stack_size)
-            .finish()
-    }
-}
-
-impl ThreadBuilder {
-    /// The worker's index in its pool.
-    ///
-    /// ```
-    /// prorata::ThreadPoolBuilder::new()
-    ///     .num_threads(1)
-    ///     .build_scoped(|t| { assert_eq!(t.index(), 0); t.run() }, |_| ())
-    ///     .unwrap();
-    /// ```
-    pub fn index(&self) -> usize {
-        self.worker.index()
-    }
-
-    /// The name set with [`ThreadPoolBuilder::thread_name`], if any.
-    ///
-    /// ```
-    /// prorata::ThreadPoolBuilder::new()
-    ///     .num_threads(1)
-    ///     .thread_name(|i| format!("w{i}"))
-    ///     .build_scoped(|t| { assert_eq!(t.name(), Some("w0")); t.run() }, |_| ())
-    ///     .unwrap();
-    /// ```
-    pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-
-    /// The stack size set with [`ThreadPoolBuilder::stack_size`], if any.
-    ///
-    /// ```
-    /// prorata::ThreadPoolBuilder::new()
-    ///     .num_threads(1)
-    ///     .build_scoped(|t| { assert_eq!(t.stack_size(), None); t.run() }, |_| ())
-    ///     .unwrap();
-    /// ```
-    pub fn stack_size(&self) -> Option<usize> {
-        self.stack_size
-    }
-
-    /// Runs the worker on the current thread until the pool terminates.
-    ///
-    /// ```
-    /// prorata::ThreadPoolBuilder::new()
-    ///     .num_threads(1)
-    ///     .build_scoped(|t| t.run(), |pool| pool.install(|| ()))
-    ///     .unwrap();
-    /// ```
-    pub fn run(self) {
-        let worker = self.worker;
-        // SAFETY: `worker` lives on this frame until `clear_current` below.
-        unsafe { WorkerThread::set_current(&worker) };
-        worker.main_loop();
-        WorkerThread::clear_current();
-    }
-}
-
-thread_local! {
-    /// The worker of a `use_current_thread` pool living on this thread.
-    static CURRENT_THREAD_WORKER: CurrentThreadWorker = const { CurrentThreadWorker(RefCell::new(None)) };
-}
-
-/// Holds the worker of a `use_current_thread` pool; unregisters it when dropped.
-struct CurrentThreadWorker(RefCell<Option<Box<WorkerThread>>>);
-
-impl Drop for CurrentThreadWorker {
-    fn drop(&mut self) {
-        if self.0.get_mut().is_some() {
-            WorkerThread::clear_current();
-        }
-    }
-}
-
-/// If the current thread is worker 0 of `registry` by `use_current_thread`, stops that.
-pub(crate) fn release_current_thread(registry: &Registry) {
-    let _ = CURRENT_THREAD_WORKER.try_with(|holder| {
-        let mut slot = holder.0.borrow_mut();
-        if slot
-            .as_ref()
-            .is_some_and(|w| w.registry().id() == registry.id())
-        {
-            WorkerThread::clear_current();
-            *slot = None;
-        }
-    });
 }
 
 impl ThreadPoolBuilder {
@@ -256,6 +84,75 @@ impl ThreadPoolBuilder {
         Self::default()
     }
 
+    /// Builds a pool whose threads are scoped threads: `wrapper` is called on each new
+    /// thread with its [`ThreadBuilder`] and must call [`ThreadBuilder::run`] (so it can
+    /// set up thread-local state around it); `with_pool` then runs with the pool, which is
+    /// shut down and its threads joined before this returns.
+    ///
+    /// ```
+    /// let data = vec![1, 2, 3];
+    /// let sum = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .build_scoped(|t| t.run(), |pool| pool.install(|| data.iter().sum::<i32>()))
+    ///     .unwrap();
+    /// assert_eq!(sum, 6);
+    /// ```
+    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, ThreadPoolBuildError>
+    where
+        W: Fn(ThreadBuilder) + Sync,
+        F: FnOnce(&ThreadPool) -> R,
+    {
+        std::thread::scope(|s| {
+            let wrapper = &wrapper;
+            let pool = self
+                .spawn_handler(|thread| {
+                    let mut b = std::thread::Builder::new();
+                    if let Some(name) = thread.name() {
+                        b = b.name(name.to_owned());
+                    }
+                    if let Some(size) = thread.stack_size() {
+                        b = b.stack_size(size);
+                    }
+                    b.spawn_scoped(s, move || wrapper(thread)).map(drop)
+                })
+                .build()?;
+            let result = unwind::halt_unwinding(|| with_pool(&pool));
+            drop(pool);
+            match result {
+                Ok(r) => Ok(r),
+                Err(p) => unwind::resume_unwinding(p),
+            }
+        })
+    }
+}
+
+impl<S> ThreadPoolBuilder<S> {
+    /// Starts the worker threads with `spawn` instead of `std::thread`: it is called
+    /// once per worker with a [`ThreadBuilder`] and must arrange for
+    /// [`ThreadBuilder::run`] to be called on the new thread (a thread of the user's own
+    /// pool, a scoped thread, ...). An error it returns makes `build` fail with it.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .spawn_handler(|thread| {
+    ///         std::thread::Builder::new().spawn(move || thread.run())?;
+    ///         Ok(())
+    ///     })
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(pool.install(|| prorata::current_num_threads()), 2);
+    /// ```
+    pub fn spawn_handler<F>(self, spawn: F) -> ThreadPoolBuilder<CustomSpawn<F>>
+    where
+        F: FnMut(ThreadBuilder) -> io::Result<()>,
+    {
+        ThreadPoolBuilder {
+            config: self.config,
+            spawn: CustomSpawn(spawn),
+        }
+    }
+
     /// Number of worker threads; 0 (the default) means the environment variable
     /// `PRORATA_NUM_THREADS` if it holds a positive number, else the number of CPUs.
     /// Values above [`max_num_threads`](crate::max_num_threads) are clamped.
@@ -265,7 +162,7 @@ impl ThreadPoolBuilder {
     /// assert_eq!(pool.current_num_threads(), 4);
     /// ```
     pub fn num_threads(mut self, n: usize) -> Self {
-        self.num_threads = n;
+        self.config.num_threads = n;
         self
     }
 
@@ -285,7 +182,7 @@ impl ThreadPoolBuilder {
     /// assert_eq!(pool.current_thread_index(), Some(0));
     /// ```
     pub fn use_current_thread(mut self) -> Self {
-        self.use_current_thread = true;
+        self.config.use_current_thread = true;
         self
     }
 
@@ -304,7 +201,7 @@ impl ThreadPoolBuilder {
     where
         F: FnMut(usize) -> String + 'static,
     {
-        self.thread_name = Some(Box::new(f));
+        self.config.thread_name = Some(Box::new(f));
         self
     }
 
@@ -315,39 +212,43 @@ impl ThreadPoolBuilder {
     /// assert_eq!(pool.install(|| 1), 1);
     /// ```
     pub fn stack_size(mut self, bytes: usize) -> Self {
-        self.stack_size = Some(bytes);
+        self.config.stack_size = Some(bytes);
         self
     }
 
     /// Called with the payload of a panic in a job started by `spawn`, `spawn_fifo` or
-    /// `spawn_broadcast` (panics in `join`, `scope`, `install` and `broadcast` go back to
-    /// their caller instead). **Without a panic handler, such a panic aborts the process**,
-    /// as in Rayon: nobody waits for a spawned job, so there is nobody to report it to. If
-    /// the handler itself panics, the process aborts.
+    /// `spawn_broadcast`, or in a start or exit handler (panics in `join`, `scope`,
+    /// `install` and `broadcast` go back to their caller instead). **Without a panic
+    /// handler, such a panic aborts the process**, as in Rayon: nobody waits for a
+    /// spawned job, so there is nobody to report it to. If the handler itself panics,
+    /// the process aborts.
     ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
     /// use std::sync::Arc;
     /// let seen = Arc::new(AtomicUsize::new(0));
     /// let s = Arc::clone(&seen);
+    /// let (tx, rx) = std::sync::mpsc::channel();
     /// let pool = prorata::ThreadPoolBuilder::new()
     ///     .num_threads(1)
-    ///     .panic_handler(move |_| { s.fetch_add(1, Ordering::SeqCst); })
+    ///     .panic_handler(move |_| { s.fetch_add(1, Ordering::SeqCst); tx.send(()).unwrap(); })
     ///     .build()
     ///     .unwrap();
     /// pool.spawn(|| panic!("oops"));
-    /// drop(pool); // waits for the spawned job
+    /// rx.recv().unwrap();
     /// assert_eq!(seen.load(Ordering::SeqCst), 1);
     /// ```
     pub fn panic_handler<H>(mut self, handler: H) -> Self
     where
         H: Fn(Box<dyn std::any::Any + Send>) + Send + Sync + 'static,
     {
-        self.handlers.panic = Some(Box::new(handler));
+        self.config.handlers.panic = Some(Box::new(handler));
         self
     }
 
-    /// Called on each worker thread when it starts, with its index. A panic aborts.
+    /// Called on each worker thread when it starts, with its index. A panic goes to the
+    /// [panic handler](Self::panic_handler) (the process aborts without one) and the
+    /// worker runs on.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new()
@@ -361,30 +262,33 @@ impl ThreadPoolBuilder {
     where
         H: Fn(usize) + Send + Sync + 'static,
     {
-        self.handlers.start = Some(Box::new(handler));
+        self.config.handlers.start = Some(Box::new(handler));
         self
     }
 
-    /// Called on each worker thread when it exits, with its index. A panic aborts.
+    /// Called on each worker thread when it exits, with its index. A panic goes to the
+    /// [panic handler](Self::panic_handler) (the process aborts without one).
     ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
     /// use std::sync::Arc;
     /// let exited = Arc::new(AtomicUsize::new(0));
     /// let e = Arc::clone(&exited);
+    /// let (tx, rx) = std::sync::mpsc::channel();
     /// let pool = prorata::ThreadPoolBuilder::new()
     ///     .num_threads(2)
-    ///     .exit_handler(move |_| { e.fetch_add(1, Ordering::SeqCst); })
+    ///     .exit_handler(move |_| { e.fetch_add(1, Ordering::SeqCst); tx.send(()).unwrap(); })
     ///     .build()
     ///     .unwrap();
-    /// drop(pool); // joins the workers
+    /// drop(pool); // returns at once; the workers exit once idle
+    /// rx.iter().take(2).for_each(drop);
     /// assert_eq!(exited.load(Ordering::SeqCst), 2);
     /// ```
     pub fn exit_handler<H>(mut self, handler: H) -> Self
     where
         H: Fn(usize) + Send + Sync + 'static,
     {
-        self.handlers.exit = Some(Box::new(handler));
+        self.config.handlers.exit = Some(Box::new(handler));
         self
     }
 
@@ -401,7 +305,7 @@ impl ThreadPoolBuilder {
     ///     .unwrap();
     /// ```
     pub fn share_policy(mut self, policy: crate::SharePolicy) -> Self {
-        self.share_policy = policy;
+        self.config.share_policy = policy;
         self
     }
 
@@ -415,7 +319,7 @@ impl ThreadPoolBuilder {
     ///     .unwrap();
     /// ```
     pub fn share_quantum(mut self, quantum: std::time::Duration) -> Self {
-        self.share_quantum = Some(quantum);
+        self.config.share_quantum = Some(quantum);
         self
     }
 
@@ -451,7 +355,7 @@ impl ThreadPoolBuilder {
     /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareCores);
     /// ```
     pub fn share_cores(mut self, n: usize) -> Self {
-        self.share_cores = Some(n);
+        self.config.share_cores = Some(n);
         self
     }
 
@@ -473,19 +377,22 @@ impl ThreadPoolBuilder {
     /// assert_eq!(sum, 500_500);
     /// ```
     pub fn deque(mut self, kind: DequeKind) -> Self {
-        self.deque = Some(kind);
+        self.config.deque = Some(kind);
         self
     }
 
     /// The deque kind: the builder's, else `PRORATA_DEQUE`'s, else the default.
     fn resolved_deque(&self) -> DequeKind {
-        self.deque.or_else(DequeKind::from_env).unwrap_or_default()
+        self.config
+            .deque
+            .or_else(DequeKind::from_env)
+            .unwrap_or_default()
     }
 
     /// Makes the workers count the jobs they run and the jobs they steal (for
     /// `Share::stats`); a pool built without it counts nothing.
     pub(crate) fn count_jobs(mut self) -> Self {
-        self.count_jobs = true;
+        self.config.count_jobs = true;
         self
     }
 
@@ -495,22 +402,11 @@ impl ThreadPoolBuilder {
     /// let pool = prorata::ThreadPoolBuilder::new().build().unwrap();
     /// assert!(pool.current_num_threads() >= 1);
     /// ```
-    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError> {
-        let mut handles = Vec::new();
-        let result = self.build_registry(|thread| {
-            handles.push(spawn_std_thread(thread)?);
-            Ok(())
-        });
-        match result {
-            Ok(registry) => Ok(ThreadPool::new(registry, handles)),
-            Err(e) => {
-                // The registry was terminated: the started threads exit; wait for them.
-                for handle in handles {
-                    let _ = handle.join();
-                }
-                Err(e)
-            }
-        }
+    pub fn build(self) -> Result<ThreadPool, ThreadPoolBuildError>
+    where
+        S: ThreadSpawn,
+    {
+        self.build_registry().map(ThreadPool::new)
     }
 
     /// Builds the global pool, used by the free functions ([`join`](crate::join),
@@ -522,53 +418,16 @@ impl ThreadPoolBuilder {
     /// assert!(prorata::ThreadPoolBuilder::new().build_global().is_err());
     /// # drop(first);
     /// ```
-    pub fn build_global(self) -> Result<(), ThreadPoolBuildError> {
-        global::init_global(|| self.build_registry(spawn_detached))
-    }
-
-    /// Builds a pool whose threads are scoped threads: `wrapper` is called on each new
-    /// thread with its [`ThreadBuilder`] and must call [`ThreadBuilder::run`] (so it can
-    /// set up thread-local state around it); `with_pool` then runs with the pool, which is
-    /// shut down and its threads joined before this returns.
-    ///
-    /// ```
-    /// let data = vec![1, 2, 3];
-    /// let sum = prorata::ThreadPoolBuilder::new()
-    ///     .num_threads(2)
-    ///     .build_scoped(|t| t.run(), |pool| pool.install(|| data.iter().sum::<i32>()))
-    ///     .unwrap();
-    /// assert_eq!(sum, 6);
-    /// ```
-    pub fn build_scoped<W, F, R>(self, wrapper: W, with_pool: F) -> Result<R, ThreadPoolBuildError>
+    pub fn build_global(self) -> Result<(), ThreadPoolBuildError>
     where
-        W: Fn(ThreadBuilder) + Sync,
-        F: FnOnce(&ThreadPool) -> R,
+        S: ThreadSpawn,
     {
-        std::thread::scope(|s| {
-            let wrapper = &wrapper;
-            let registry = self.build_registry(|thread| {
-                let mut b = std::thread::Builder::new();
-                if let Some(name) = &thread.name {
-                    b = b.name(name.clone());
-                }
-                if let Some(size) = thread.stack_size {
-                    b = b.stack_size(size);
-                }
-                b.spawn_scoped(s, move || wrapper(thread)).map(drop)
-            })?;
-            let pool = ThreadPool::new(registry, Vec::new());
-            let result = unwind::halt_unwinding(|| with_pool(&pool));
-            drop(pool);
-            match result {
-                Ok(r) => Ok(r),
-                Err(p) => unwind::resume_unwinding(p),
-            }
-        })
+        global::init_global(|| self.build_registry())
     }
 
     fn resolved_num_threads(&self) -> usize {
-        let n = if self.num_threads > 0 {
-            self.num_threads
+        let n = if self.config.num_threads > 0 {
+            self.config.num_threads
         } else {
             std::env::var("PRORATA_NUM_THREADS")
                 .ok()
@@ -581,60 +440,54 @@ impl ThreadPoolBuilder {
 
     /// Makes the registry and starts its threads through `spawn`; on failure, stops the
     /// threads already started and returns the error.
-    pub(crate) fn build_registry(
-        mut self,
-        mut spawn: impl FnMut(ThreadBuilder) -> io::Result<()>,
-    ) -> Result<Arc<Registry>, ThreadPoolBuildError> {
-        if self.share_cores == Some(0) {
+    pub(crate) fn build_registry(mut self) -> Result<Arc<Registry>, ThreadPoolBuildError>
+    where
+        S: ThreadSpawn,
+    {
+        if self.config.share_cores == Some(0) {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::ZeroShareCores,
             ));
         }
-        if self.use_current_thread && WorkerThread::current().is_some() {
+        if self.config.use_current_thread && WorkerThread::current().is_some() {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
             ));
         }
         let n = self.resolved_num_threads();
-        let deque = self.resolved_deque();
         let (registry, deques) = Registry::new(
             n,
-            std::mem::take(&mut self.handlers),
-            self.count_jobs,
-            deque,
+            std::mem::take(&mut self.config.handlers),
+            self.config.count_jobs,
+            self.resolved_deque(),
         );
-        registry
-            .shares
-            .configure(self.share_policy, self.share_quantum, self.share_cores);
+        registry.shares.configure(
+            self.config.share_policy,
+            self.config.share_quantum,
+            self.config.share_cores,
+        );
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;
         for (index, deque) in deques.into_iter().enumerate() {
-            if self.use_current_thread && index == 0 {
+            if self.config.use_current_thread && index == 0 {
                 current = Some(deque);
                 continue;
             }
             let thread = ThreadBuilder {
-                name: self.thread_name.as_mut().map(|f| f(index)),
-                stack_size: self.stack_size,
+                name: self.config.thread_name.as_mut().map(|f| f(index)),
+                stack_size: self.config.stack_size,
                 worker: WorkerThread::new(Arc::clone(&registry), index, deque),
             };
-            if let Err(e) = spawn(thread) {
+            if let Err(e) = self.spawn.spawn(thread) {
                 // Stop the threads already started (they exit once they see the latch).
                 drop(guard);
-                return Err(ThreadPoolBuildError {
-                    kind: ThreadPoolBuildErrorKind::ThreadSpawn,
-                    io: Some(e),
-                });
+                return Err(ThreadPoolBuildError::thread_spawn(e));
             }
         }
         std::mem::forget(guard);
         if let Some(deque) = current {
-            let worker = Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque));
-            // SAFETY: the box is kept in this thread's CURRENT_THREAD_WORKER until it is
-            // unregistered (pool dropped on this thread, or thread exit).
-            unsafe { WorkerThread::set_current(&*worker) };
-            CURRENT_THREAD_WORKER.with(|holder| *holder.0.borrow_mut() = Some(worker));
+            adopt_current_thread(Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque)));
         }
         Ok(registry)
     }
@@ -648,21 +501,4 @@ impl Drop for TerminateOnUnwind<'_> {
     fn drop(&mut self) {
         self.0.terminate();
     }
-}
-
-/// Starts a worker on a new standard thread that nobody joins (the global pool's).
-pub(crate) fn spawn_detached(thread: ThreadBuilder) -> io::Result<()> {
-    spawn_std_thread(thread).map(drop)
-}
-
-/// Starts a worker on a new standard thread.
-fn spawn_std_thread(thread: ThreadBuilder) -> io::Result<JoinHandle<()>> {
-    let mut b = std::thread::Builder::new();
-    if let Some(name) = &thread.name {
-        b = b.name(name.clone());
-    }
-    if let Some(size) = thread.stack_size {
-        b = b.stack_size(size);
-    }
-    b.spawn(move || thread.run())
 }

@@ -3,9 +3,8 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::builder::{
-    ThreadPoolBuildError, ThreadPoolBuildErrorKind, ThreadPoolBuilder, spawn_detached,
-};
+use super::build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
+use super::builder::ThreadPoolBuilder;
 use super::registry::Registry;
 use super::sleep::THREADS_MAX;
 use super::worker::WorkerThread;
@@ -44,7 +43,7 @@ fn global_registry_cold() -> &'static Arc<Registry> {
     let result = init_global(|| {
         ThreadPoolBuilder::new()
             .thread_name(|i| format!("prorata-{i}"))
-            .build_registry(spawn_detached)
+            .build_registry()
     });
     match (result, GLOBAL.get()) {
         (_, Some(r)) => r,

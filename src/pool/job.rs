@@ -2,7 +2,7 @@
 //! heap jobs for `spawn`/`scope`.
 
 use std::cell::UnsafeCell;
-use std::mem;
+use std::mem::{self, ManuallyDrop, MaybeUninit};
 use std::sync::Arc;
 
 use super::latch::Latch;
@@ -71,8 +71,6 @@ impl JobRef {
 
 /// The outcome of a job.
 pub(crate) enum JobResult<T> {
-    /// Not run yet.
-    None,
     /// Returned normally.
     Ok(T),
     /// Panicked.
@@ -92,7 +90,6 @@ impl<T> JobResult<T> {
     /// The value, or the panic re-raised.
     pub(crate) fn into_return_value(self) -> T {
         match self {
-            JobResult::None => unreachable!("prorata: job result read before the job ran"),
             JobResult::Ok(v) => v,
             JobResult::Panic(p) => unwind::resume_unwinding(p),
         }
@@ -101,10 +98,16 @@ impl<T> JobResult<T> {
 
 /// A job living on the stack of the thread that waits for it. `F` gets whether it was
 /// run by a thief (`true`) when executed through its `JobRef`.
+///
+/// Nothing of it is initialised beyond what a `join` that nobody steals needs: the
+/// closure is taken out exactly once (run inline or executed), and the result is written
+/// only when the job is executed through its `JobRef`, after which the owner reads it
+/// exactly once (`into_result`, `take_result` or `into_job_result`). A result never read
+/// would leak, never be dropped twice.
 pub(crate) struct StackJob<L, F, R> {
     pub(crate) latch: L,
-    func: UnsafeCell<Option<F>>,
-    result: UnsafeCell<JobResult<R>>,
+    func: UnsafeCell<ManuallyDrop<F>>,
+    result: UnsafeCell<MaybeUninit<JobResult<R>>>,
 }
 
 impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
@@ -113,8 +116,8 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
     pub(crate) fn new(func: F, latch: L) -> Self {
         StackJob {
             latch,
-            func: UnsafeCell::new(Some(func)),
-            result: UnsafeCell::new(JobResult::None),
+            func: UnsafeCell::new(ManuallyDrop::new(func)),
+            result: UnsafeCell::new(MaybeUninit::uninit()),
         }
     }
 
@@ -130,18 +133,41 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
 
     /// Runs the job on the current thread, when it was taken back before anyone ran it.
     #[inline]
-    pub(crate) fn run_inline(self, migrated: bool) -> R {
-        let func = self
-            .func
-            .into_inner()
-            .expect("prorata: stack job ran twice");
+    pub(crate) fn run_inline(&self, migrated: bool) -> R {
+        // SAFETY: a job taken back is no longer queued anywhere, so only this thread sees
+        // it, and it was not run: the closure is taken out once.
+        let func = unsafe { ManuallyDrop::take(&mut *self.func.get()) };
         func(migrated)
     }
 
-    /// The result of the executed job (re-raising its panic).
+    /// The outcome of the job, which was executed through its `JobRef` (its latch is
+    /// set); read once.
+    #[inline]
+    pub(crate) fn into_job_result(self) -> JobResult<R> {
+        self.take_job_result()
+    }
+
+    /// The result of the executed job (re-raising its panic); see `into_job_result`.
     #[inline]
     pub(crate) fn into_result(self) -> R {
-        self.result.into_inner().into_return_value()
+        self.into_job_result().into_return_value()
+    }
+
+    /// Like [`StackJob::into_result`], for a job that must not move (its latch was
+    /// waited on in place).
+    #[inline]
+    pub(crate) fn take_result(&self) -> R {
+        self.take_job_result().into_return_value()
+    }
+
+    /// Reads the outcome out; the caller knows the job was executed through its
+    /// `JobRef` and its latch is set, and reads it once.
+    #[inline]
+    pub(crate) fn take_job_result(&self) -> JobResult<R> {
+        // SAFETY: executed, so `execute` wrote the result before setting the latch, which
+        // the caller saw set (acquiring the write); nobody else touches it now, and it is
+        // read once.
+        unsafe { (*self.result.get()).assume_init_read() }
     }
 }
 
@@ -151,10 +177,8 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> Job for StackJob<L, F, R> {
         // SAFETY: the caller guarantees `this` is live and executed once; the owner does not
         // touch `func`/`result` until the latch is set.
         unsafe {
-            let func = (*(*this).func.get())
-                .take()
-                .expect("prorata: stack job ran twice");
-            *(*this).result.get() = JobResult::call(|| func(true));
+            let func = ManuallyDrop::take(&mut *(*this).func.get());
+            (*(*this).result.get()).write(JobResult::call(|| func(true)));
             // After this, `*this` may be freed by the waiting owner: no access follows.
             L::set(&raw const (*this).latch);
         }

@@ -79,7 +79,9 @@ where
     }
 }
 
-/// The work-first join, on a worker of the pool.
+/// The work-first join, on a worker of the pool: `oper_b` is recorded as a pending
+/// frame (published to the deque only when thieves may want it, see `frames.rs`), `oper_a`
+/// runs, then `oper_b` runs inline unless it was published and stolen.
 #[inline]
 pub(crate) fn join_on_worker<A, B, RA, RB>(
     worker: &WorkerThread,
@@ -93,32 +95,46 @@ where
     RA: Send,
     RB: Send,
 {
-    worker.check_preempt();
     let job_b = StackJob::new(
         |migrated| oper_b(FnContext::new(migrated)),
-        SpinLatch::new(worker.registry(), worker.index()),
+        SpinLatch::new(worker),
     );
-    // SAFETY: `job_b` stays in this frame until it is popped back or its latch is set;
+    // SAFETY: `job_b` stays in this frame until it is taken back or its latch is set;
     // every path below (including a panic of `oper_a`) waits for one of the two.
-    let job_b_ref = unsafe { job_b.as_job_ref() };
-    let job_b_id = job_b_ref.id();
-    worker.push(job_b_ref);
+    let frame = worker.push_frame(unsafe { job_b.as_job_ref() });
 
     let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
         Ok(v) => v,
-        Err(payload) => {
-            // B may be running elsewhere with borrowed data: wait for it first.
-            worker.wait_until(&job_b.latch.core);
-            unwind::resume_unwinding(payload);
-        }
+        Err(payload) => a_panicked(worker, frame, &job_b, injected, payload),
     };
+    if worker.take_frame(frame) {
+        // Never published: nobody else can have it.
+        let result_b = job_b.run_inline(injected);
+        return (result_a, result_b);
+    }
+    (result_a, b_published(worker, &job_b, injected))
+}
 
+/// The second half of a join after it was published: pop it back and run it here if no
+/// thief took it, else wait for the thief (running other jobs meanwhile).
+#[cold]
+#[inline(never)]
+fn b_published<F, RB>(
+    worker: &WorkerThread,
+    job_b: &StackJob<SpinLatch, F, RB>,
+    injected: bool,
+) -> RB
+where
+    F: FnOnce(bool) -> RB + Send,
+    RB: Send,
+{
+    // SAFETY: only compared, never executed through.
+    let job_b_id = unsafe { job_b.as_job_ref() }.id();
     while !job_b.latch.core.probe() {
         match worker.take_local_job() {
             Some(job) if job.id() == job_b_id => {
                 // Nobody stole B: run it here, without the latch.
-                let result_b = job_b.run_inline(injected);
-                return (result_a, result_b);
+                return job_b.run_inline(injected);
             }
             // A job `oper_a` left behind (a `spawn`): run it to get back down to B.
             // SAFETY: a queued job is live until executed, and executed once.
@@ -129,5 +145,32 @@ where
             }
         }
     }
-    (result_a, job_b.into_result())
+    job_b.take_result()
+}
+
+/// The first half of a join panicked: as in Rayon, the second still runs (here, if
+/// nobody took it) before the panic goes on; it may be running elsewhere with borrowed
+/// data, so wait for it.
+#[cold]
+#[inline(never)]
+fn a_panicked<F, RB>(
+    worker: &WorkerThread,
+    frame: usize,
+    job_b: &StackJob<SpinLatch, F, RB>,
+    injected: bool,
+    payload: unwind::Payload,
+) -> !
+where
+    F: FnOnce(bool) -> RB + Send,
+    RB: Send,
+{
+    if worker.take_frame(frame) {
+        let _ = unwind::halt_unwinding(|| job_b.run_inline(injected));
+    } else {
+        worker.wait_until(&job_b.latch.core);
+        // It was executed through its `JobRef` (by a thief, or popped back by the wait):
+        // its outcome, a panic included, is dropped here.
+        drop(job_b.take_job_result());
+    }
+    unwind::resume_unwinding(payload)
 }

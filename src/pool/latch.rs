@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use super::registry::Registry;
-use super::sync::{AtomicUsize, Condvar, Mutex, Ordering};
+use super::sync::{AtomicBool, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
+use super::worker::WorkerThread;
 
 /// A signal that can be set once (per use).
 pub(crate) trait Latch {
@@ -71,51 +72,69 @@ impl CoreLatch {
     }
 }
 
-/// The latch of a `join`'s second half: a core latch plus who to wake.
-pub(crate) struct SpinLatch<'r> {
+/// The latch of a `join`'s second half: a core latch plus the worker to wake (which
+/// waits for it, so it is alive whenever the latch is set; the setter is a worker of the
+/// same pool, which keeps the registry alive).
+pub(crate) struct SpinLatch {
+    pub(crate) core: CoreLatch,
+    owner: *const WorkerThread,
+}
+
+impl SpinLatch {
+    /// A latch waited on by `owner`, set by a worker of the same pool.
+    #[inline]
+    pub(crate) fn new(owner: &WorkerThread) -> Self {
+        SpinLatch {
+            core: CoreLatch::new(),
+            owner,
+        }
+    }
+}
+
+impl Latch for SpinLatch {
+    #[inline]
+    unsafe fn set(this: *const Self) {
+        // SAFETY: `this` is valid until the core latch is set, so the owner is read
+        // first; the owner waits for this latch, so it is alive, and its registry is kept
+        // alive by the setter's own (it is a worker of the same pool).
+        unsafe {
+            let owner = (*this).owner;
+            let registry: *const Registry = &**(*owner).registry();
+            let target = (*owner).index();
+            if CoreLatch::set(&raw const (*this).core) {
+                (*registry).sleep.wake_specific_thread(target);
+            }
+        }
+    }
+}
+
+/// The latch of a job injected into another pool by one of this pool's workers
+/// (`install` across pools): set from the other pool, so it keeps this registry alive
+/// until the wake-up is done.
+pub(crate) struct CrossLatch<'r> {
     pub(crate) core: CoreLatch,
     registry: &'r Arc<Registry>,
     target_worker: usize,
-    /// Set when the job runs in another registry than the waiter's, which then must be
-    /// kept alive by the setter until the wake-up is done.
-    cross: bool,
 }
 
-impl<'r> SpinLatch<'r> {
-    /// A latch waited on by worker `target_worker` of `registry`, set from the same registry.
-    #[inline]
+impl<'r> CrossLatch<'r> {
+    /// A latch waited on by worker `target_worker` of `registry`.
     pub(crate) fn new(registry: &'r Arc<Registry>, target_worker: usize) -> Self {
-        SpinLatch {
+        CrossLatch {
             core: CoreLatch::new(),
             registry,
             target_worker,
-            cross: false,
-        }
-    }
-
-    /// Like [`SpinLatch::new`], but set from a worker of another registry.
-    pub(crate) fn cross(registry: &'r Arc<Registry>, target_worker: usize) -> Self {
-        SpinLatch {
-            cross: true,
-            ..SpinLatch::new(registry, target_worker)
         }
     }
 }
 
-impl Latch for SpinLatch<'_> {
+impl Latch for CrossLatch<'_> {
     #[inline]
     unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is valid until the core latch is set; everything needed after that
-        // is copied out first. Same-registry setters are workers of that registry, which is
-        // alive while they run; cross-registry setters hold their own Arc.
+        // SAFETY: `this` is valid until the core latch is set; the registry is cloned
+        // first, so the wake-up after it is on a live registry.
         unsafe {
-            let cross_registry;
-            let registry: &Registry = if (*this).cross {
-                cross_registry = Arc::clone((*this).registry);
-                &cross_registry
-            } else {
-                (*this).registry
-            };
+            let registry = Arc::clone((*this).registry);
             let target = (*this).target_worker;
             if CoreLatch::set(&raw const (*this).core) {
                 registry.sleep.wake_specific_thread(target);
@@ -124,48 +143,94 @@ impl Latch for SpinLatch<'_> {
     }
 }
 
-/// A latch for threads outside the pool: a mutex and a condition variable.
+/// A latch for threads outside the pool. The waiter first spins for a few tens of
+/// microseconds (a job handed to a warm pool usually comes back sooner than a blocked
+/// thread could be woken), then blocks on a condition variable.
 #[derive(Debug)]
 pub(crate) struct LockLatch {
-    m: Mutex<bool>,
+    set: AtomicBool,
+    /// Whether the waiter is blocked on `v` (so the setter must notify it).
+    blocked: Mutex<bool>,
     v: Condvar,
 }
+
+/// How long a waiter outside the pool spins before it blocks.
+#[cfg(not(all(loom, test)))]
+const SPIN: std::time::Duration = std::time::Duration::from_micros(30);
 
 impl LockLatch {
     /// An unset latch.
     pub(crate) fn new() -> Self {
         LockLatch {
-            m: Mutex::new(false),
+            set: AtomicBool::new(false),
+            blocked: Mutex::new(false),
             v: Condvar::new(),
         }
     }
 
     /// Blocks until set, then resets it for the next use.
     pub(crate) fn wait_and_reset(&self) {
-        let mut guard = self.m.lock().unwrap_or_else(|e| e.into_inner());
-        while !*guard {
-            guard = self.v.wait(guard).unwrap_or_else(|e| e.into_inner());
-        }
-        *guard = false;
+        self.wait();
+        self.set.store(false, Ordering::Relaxed);
     }
 
-    /// Blocks until set.
+    /// Blocks until set. Returns only after the setter is done with the latch, so the
+    /// caller may free it.
     pub(crate) fn wait(&self) {
-        let mut guard = self.m.lock().unwrap_or_else(|e| e.into_inner());
-        while !*guard {
-            guard = self.v.wait(guard).unwrap_or_else(|e| e.into_inner());
+        if self.spin() {
+            // The setter may still hold the lock (it sets the flag under it): wait for
+            // it to let go before the latch can be freed.
+            drop(self.lock());
+            return;
         }
+        let mut blocked = self.lock();
+        while !self.set.load(Ordering::Acquire) {
+            *blocked = true;
+            blocked = self.v.wait(blocked).unwrap_or_else(|e| e.into_inner());
+        }
+        *blocked = false;
+    }
+
+    /// Spins (yielding the core now and then) until set or `SPIN` has passed.
+    #[cfg(not(all(loom, test)))]
+    fn spin(&self) -> bool {
+        let start = std::time::Instant::now();
+        loop {
+            for _ in 0..64 {
+                if self.set.load(Ordering::Acquire) {
+                    return true;
+                }
+                std::hint::spin_loop();
+            }
+            if start.elapsed() >= SPIN {
+                return false;
+            }
+            std::thread::yield_now();
+        }
+    }
+
+    /// Under loom spinning only multiplies interleavings: block at once.
+    #[cfg(all(loom, test))]
+    fn spin(&self) -> bool {
+        false
+    }
+
+    fn lock(&self) -> MutexGuard<'_, bool> {
+        self.blocked.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl Latch for LockLatch {
     unsafe fn set(this: *const Self) {
-        // SAFETY: the waiter cannot observe `true` (and free the latch) before we release
-        // the mutex, which is the last thing the guard's drop does.
+        // SAFETY: valid on entry; the waiter cannot return (and free the latch) before we
+        // release the lock, which is the last thing the guard's drop does: a blocked
+        // waiter needs the lock to wake, a spinning one takes it before it returns.
         unsafe {
-            let mut guard = (*this).m.lock().unwrap_or_else(|e| e.into_inner());
-            *guard = true;
-            (*this).v.notify_all();
+            let blocked = (*this).lock();
+            (*this).set.store(true, Ordering::Release);
+            if *blocked {
+                (*this).v.notify_all();
+            }
         }
     }
 }

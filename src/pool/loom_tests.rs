@@ -1,4 +1,5 @@
-//! Loom models of the latch and the sleep/wake protocol (run by `ci/loom.sh`). Each model
+//! Loom models of the latch, the sleep/wake protocol and the pending join frames (run by
+//! `ci/loom.sh`). Each model
 //! is small: one or two threads, a few steps; loom explores every interleaving (and, with
 //! the preemption bound of `ci/loom.sh`, the weak-memory outcomes it models) and fails on
 //! a deadlock, that is a worker asleep that nobody will wake.
@@ -7,7 +8,8 @@ use loom::sync::Arc;
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
-use super::latch::CoreLatch;
+use super::frames::FrameStack;
+use super::latch::{CoreLatch, Latch, LockLatch};
 use super::sleep::Sleep;
 
 /// A worker waiting on a latch (the idle loop of `WorkerThread::wait_until`), with
@@ -87,5 +89,98 @@ fn loom_latch_and_new_jobs_race() {
         });
         wait_on(&sleep, &latch);
         other.join().unwrap();
+    });
+}
+
+/// A job that does nothing: the frame models only hand `JobRef`s around. Not zero-sized,
+/// so that each has its own address (a `JobRef`'s identity).
+struct Nop(#[allow(dead_code)] u8);
+
+impl super::job::Job for Nop {
+    unsafe fn execute(_this: *const Self) {}
+}
+
+static NOP: [Nop; 2] = [Nop(0), Nop(1)];
+
+fn nop_job(i: usize) -> super::job::JobRef {
+    // SAFETY: a static job, never executed by the models.
+    unsafe { super::job::JobRef::new(&NOP[i]) }
+}
+
+/// Pushes frame `i` as a `join` does (the first frame of a job goes the slow way).
+fn push_frame(frames: &FrameStack, i: usize) -> usize {
+    match frames.try_push(usize::from(i > 0), nop_job(i)) {
+        Ok(index) => index,
+        Err(job) => frames.push_slow(job).ok().expect("below the capacity"),
+    }
+}
+
+/// The owner records `frames` join frames and takes them back innermost first, while a
+/// thief claims the oldest pending one: every frame ends with exactly one of them (the
+/// owner runs it inline, or the thief got it), never both, never neither.
+fn model_owner_and_thief(n: usize) {
+    loom::model(move || {
+        let frames = Arc::new(FrameStack::new());
+        let thief_frames = Arc::clone(&frames);
+        let thief = thread::spawn(move || thief_frames.claim_oldest().map(|job| job.id()));
+        let indices: Vec<usize> = (0..n).map(|i| push_frame(&frames, i)).collect();
+        let inline: Vec<bool> = indices.iter().rev().map(|&i| frames.pop(i)).collect();
+        let claimed = thief.join().unwrap();
+        for (k, &ran_inline) in inline.iter().rev().enumerate() {
+            let by_thief = claimed == Some(nop_job(k).id());
+            assert!(
+                ran_inline != by_thief,
+                "frame {k}: inline {ran_inline}, claimed {by_thief}"
+            );
+        }
+        assert!(!frames.has_pending());
+    });
+}
+
+#[test]
+fn loom_a_frame_goes_to_the_owner_or_the_thief() {
+    model_owner_and_thief(1);
+}
+
+#[test]
+fn loom_the_thief_claims_the_oldest_of_two_frames() {
+    model_owner_and_thief(2);
+}
+
+/// The owner publishes its oldest frame (as when a thief asks) while a thief claims:
+/// the frame goes to exactly one of the deque and the thief; the owner then takes it back
+/// as gone.
+#[test]
+fn loom_publication_and_claim_race() {
+    loom::model(|| {
+        let frames = Arc::new(FrameStack::new());
+        let index = push_frame(&frames, 0);
+        let thief_frames = Arc::clone(&frames);
+        let thief = thread::spawn(move || thief_frames.claim_oldest().is_some());
+        let published = frames.publish_oldest().is_some();
+        let claimed = thief.join().unwrap();
+        let inline = frames.pop(index);
+        assert_eq!(
+            [published, claimed, inline].iter().filter(|&&b| b).count(),
+            1,
+            "published {published}, claimed {claimed}, inline {inline}"
+        );
+    });
+}
+
+/// A thread outside the pool waits on a `LockLatch` (it blocks: under loom it does not
+/// spin) that a worker sets: the waiter is always woken, and returns only once the setter
+/// is done with the latch.
+#[test]
+fn loom_lock_latch_wakes_its_waiter() {
+    loom::model(|| {
+        let latch = Arc::new(LockLatch::new());
+        let setter_latch = Arc::clone(&latch);
+        let setter = thread::spawn(move || {
+            // SAFETY: the latch is kept alive by the Arc.
+            unsafe { LockLatch::set(&*setter_latch) }
+        });
+        latch.wait_and_reset();
+        setter.join().unwrap();
     });
 }

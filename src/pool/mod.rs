@@ -33,8 +33,9 @@
 //! - A panic in `join`, `scope`, `install` or `broadcast` is re-raised in the caller after
 //!   every sibling job has finished. A panic in a spawned job goes to the pool's panic
 //!   handler; without one the process aborts, as in Rayon.
-//! - Dropping a `ThreadPool` lets queued and spawned work finish; from outside the pool it
-//!   waits for the workers to exit, from one of its own workers it does not wait.
+//! - Dropping a `ThreadPool` never blocks (as in Rayon): its workers finish what is queued
+//!   and spawned, then exit. A panic in a start or exit handler goes to the panic
+//!   handler, like a spawned job's.
 //!
 //! # Hooks for shares
 //!
@@ -44,8 +45,13 @@
 //! `worker_waiting`/`worker_resumed`, called where a worker starts and stops waiting on a
 //! latch (`WorkerThread::wait_until_cold`).
 
+mod barrier;
 mod broadcast;
+mod build_error;
 mod builder;
+mod current_thread;
+mod flags;
+mod frames;
 mod global;
 mod job;
 mod join;
@@ -56,6 +62,7 @@ mod scope;
 mod sleep;
 mod spawn;
 mod sync;
+mod thread_builder;
 mod thread_pool;
 mod unwind;
 mod worker;
@@ -67,9 +74,8 @@ mod loom_tests;
 mod tests;
 
 pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
-pub use builder::{
-    ThreadBuilder, ThreadPoolBuildError, ThreadPoolBuildErrorKind, ThreadPoolBuilder,
-};
+pub use build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
+pub use builder::ThreadPoolBuilder;
 pub(crate) use global::global_registry;
 pub use global::{current_num_threads, current_thread_index, max_num_threads};
 pub use join::{FnContext, join, join_context};
@@ -79,6 +85,7 @@ pub(crate) use preempt::safe_point;
 pub(crate) use registry::WorkerCounters;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};
+pub use thread_builder::ThreadBuilder;
 pub use thread_pool::ThreadPool;
 #[doc(hidden)]
 pub use yield_now::debug_take_max_queued_jobs;

@@ -3,10 +3,12 @@
 
 use std::any::Any;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
+use super::flags::WorkerFlags;
+use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
-use super::latch::{CoreLatch, LatchRef, LockLatch, SpinLatch};
+use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
@@ -25,9 +27,11 @@ pub(crate) struct ThreadInfo {
     pub(crate) broadcasts: Injector<JobRef>,
     /// Set when the pool terminates; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
-    /// The per-worker preemption flag, checked at safe points, joins and job starts (the
-    /// shares layer sets it to ask for the core back).
-    pub(crate) preempt: AtomicBool,
+    /// Requests to the worker (the shares' preemption, a thief's publication request),
+    /// checked at safe points, joins and job starts.
+    pub(crate) flags: WorkerFlags,
+    /// The worker's pending join frames (see `frames.rs`).
+    pub(crate) frames: FrameStack,
 }
 
 /// Counters of one worker of a pool that counts (a share's sub-pool): written only
@@ -81,6 +85,7 @@ impl Registry {
         count: bool,
         deque: DequeKind,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
+        super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
         let thread_infos = deques
             .iter()
@@ -89,7 +94,8 @@ impl Registry {
                     stealer: d.stealer(),
                     broadcasts: Injector::new(),
                     terminate: CoreLatch::new(),
-                    preempt: AtomicBool::new(false),
+                    flags: WorkerFlags::default(),
+                    frames: FrameStack::new(),
                 })
             })
             .collect();
@@ -160,14 +166,44 @@ impl Registry {
     }
 
     /// Whether work that worker `index` could take is waiting: injected, broadcast to it,
-    /// or queued on any worker's deque (the last check before sleeping).
+    /// queued on any worker's deque, or pending in a worker's join frames that thieves
+    /// may claim (the last check before sleeping).
     pub(crate) fn has_work(&self, index: usize) -> bool {
+        let claimable = super::barrier::thieves_may_claim();
         !self.injector.is_empty()
             || !self.thread_infos[index].broadcasts.is_empty()
             || self
                 .thread_infos
                 .iter()
-                .any(|info| !info.stealer.is_empty())
+                .any(|info| !info.stealer.is_empty() || (claimable && info.frames.has_pending()))
+    }
+
+    /// Worker `thief` claims the oldest pending join frame of another worker, trying
+    /// each from `start` on (see `frames.rs`); the victim is asked to publish its next.
+    pub(crate) fn claim_frame(&self, thief: usize, start: usize) -> Option<JobRef> {
+        if !super::barrier::thieves_may_claim() {
+            return None;
+        }
+        let n = self.thread_infos.len();
+        (start..n).chain(0..start).find_map(|victim| {
+            let info = &self.thread_infos[victim];
+            if victim == thief || !info.frames.has_pending() {
+                return None;
+            }
+            let job = info.frames.claim_oldest()?;
+            info.flags.raise_publish();
+            Some(job)
+        })
+    }
+
+    /// Worker `thief` found nothing to do: every other worker is asked to publish its
+    /// oldest pending join frame (a flag each checks at its next join or safe point).
+    pub(crate) fn request_publication(&self, thief: usize) {
+        for (index, info) in self.thread_infos.iter().enumerate() {
+            if index != thief {
+                info.flags.raise_publish();
+            }
+        }
     }
 
     /// One more reason to keep the workers alive (a handle or a pending spawn).
@@ -201,10 +237,18 @@ impl Registry {
             }
             None => {
                 eprintln!(
-                    "prorata: a spawned job panicked and the pool has no panic handler; aborting"
+                    "prorata: a spawned job or a start/exit handler panicked and the pool has no panic handler; aborting"
                 );
                 std::process::abort();
             }
+        }
+    }
+
+    /// Runs a start or exit handler; a panic in it goes to the panic handler (as
+    /// Rayon does), which aborts the process when there is none.
+    pub(crate) fn catch_handler_panic(&self, handler: impl FnOnce()) {
+        if let Err(payload) = unwind::halt_unwinding(handler) {
+            self.handle_panic(payload);
         }
     }
 
@@ -252,7 +296,7 @@ impl Registry {
         OP: FnOnce(&WorkerThread, bool) -> R + Send,
         R: Send,
     {
-        let latch = SpinLatch::cross(current.registry(), current.index());
+        let latch = CrossLatch::new(current.registry(), current.index());
         let job = StackJob::new(
             |_| {
                 let worker = WorkerThread::current().expect("prorata: injected job off-pool");

@@ -21,7 +21,9 @@
 //! awake). Latch wake-ups are explicit (see `latch.rs`).
 
 use super::latch::CoreLatch;
-use super::sync::{AtomicU64, Condvar, Mutex, Ordering, fence, yield_now};
+use std::time::{Duration, Instant};
+
+use super::sync::{AtomicBool, AtomicU64, Condvar, Mutex, MutexGuard, Ordering, fence, yield_now};
 
 #[cfg(not(all(loom, test)))]
 const ROUNDS_UNTIL_SLEEPY: u32 = 32;
@@ -67,6 +69,8 @@ struct WorkerSleepState {
 pub(crate) struct Sleep {
     counters: AtomicU64,
     states: Vec<crossbeam_utils::CachePadded<WorkerSleepState>>,
+    /// Whether a sleeping worker is the sentinel (see `sleep`).
+    sentinel: AtomicBool,
 }
 
 /// Where a worker is in its search for work.
@@ -74,12 +78,30 @@ pub(crate) struct IdleState {
     worker_index: usize,
     rounds: u32,
     jobs_counter: u32,
+    /// It just woke from a sentinel's nap (timed out).
+    napped: bool,
+    /// How long its next nap as the sentinel lasts.
+    nap: Duration,
 }
+
+impl IdleState {
+    /// Whether the worker should claim another worker's pending join frame now: it is
+    /// about to sleep, or it woke from a sentinel's nap (see `frames.rs`).
+    pub(crate) fn should_claim(&self) -> bool {
+        self.napped || self.rounds >= ROUNDS_UNTIL_SLEEPING
+    }
+}
+
+/// The sentinel's first nap, and the longest (each fruitless nap doubles the next): an
+/// idle pool settles to no wake-ups within this.
+const FIRST_NAP: Duration = Duration::from_millis(1);
+const LONGEST_NAP: Duration = Duration::from_millis(4);
 
 impl Sleep {
     /// Sleep state for `n` workers.
     pub(crate) fn new(n: usize) -> Self {
         Sleep {
+            sentinel: AtomicBool::new(false),
             counters: AtomicU64::new(0),
             states: (0..n)
                 .map(|_| {
@@ -100,6 +122,8 @@ impl Sleep {
             worker_index,
             rounds: 0,
             jobs_counter: 0,
+            napped: false,
+            nap: FIRST_NAP,
         }
     }
 
@@ -118,6 +142,7 @@ impl Sleep {
         latch: &CoreLatch,
         has_work: impl FnOnce() -> bool,
     ) {
+        idle.napped = false;
         if idle.rounds < ROUNDS_UNTIL_SLEEPY {
             yield_now();
             idle.rounds += 1;
@@ -187,16 +212,54 @@ impl Sleep {
         } else {
             super::preempt::worker_sleeping();
             *is_blocked = true;
+            // While another worker runs, one sleeper naps instead: a busy worker's
+            // pending join frames wake nobody (see `frames.rs`), so without it a worker
+            // that blocks in user code on work still pending in its frames, with
+            // every other worker asleep, would wait for ever.
+            let someone_runs = (inactive(c) as usize) < self.states.len();
+            if someone_runs && !self.sentinel.swap(true, Ordering::AcqRel) {
+                is_blocked = self.nap(state, is_blocked, idle);
+                self.sentinel.store(false, Ordering::Release);
+            }
             while *is_blocked {
                 is_blocked = state
                     .condvar
                     .wait(is_blocked)
                     .unwrap_or_else(|e| e.into_inner());
             }
-            // The waker took us off the sleeping count.
+            // The waker (or the nap's end) took us off the sleeping count.
         }
-        idle.rounds = 0;
+        // After a nap, one search and straight back to sleep if it finds nothing.
+        idle.rounds = if idle.napped { ROUNDS_UNTIL_SLEEPY } else { 0 };
         latch.wake_up();
+    }
+
+    /// The sentinel's nap: blocked like any sleeper, but for `idle.nap` at most; at its
+    /// end the sentinel takes itself off the sleeping count and looks once more
+    /// (claiming pending frames), napping longer next time if it finds nothing.
+    fn nap<'a>(
+        &self,
+        state: &'a WorkerSleepState,
+        mut is_blocked: MutexGuard<'a, bool>,
+        idle: &mut IdleState,
+    ) -> MutexGuard<'a, bool> {
+        let deadline = Instant::now() + idle.nap;
+        while *is_blocked {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                *is_blocked = false;
+                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                idle.napped = true;
+                idle.nap = (idle.nap * 2).min(LONGEST_NAP);
+                return is_blocked;
+            }
+            is_blocked = state
+                .condvar
+                .wait_timeout(is_blocked, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        is_blocked
     }
 
     /// Wakes worker `index` if it is blocked; returns whether it was.

@@ -1,11 +1,10 @@
 //! `ThreadPool`: a handle on a pool, with the same operations as the free functions.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 
 use super::broadcast::{self, BroadcastContext};
-use super::builder::release_current_thread;
+use super::current_thread::release_current_thread;
 use super::join::{FnContext, join_on_worker};
 use super::registry::Registry;
 use super::scope::{self, Scope, ScopeFifo};
@@ -15,9 +14,8 @@ use super::yield_now::Yield;
 
 /// A pool of worker threads.
 ///
-/// Dropping the pool lets the jobs already queued (and pending `spawn`s) finish, then ends
-/// its threads; a drop from outside the pool waits for them to exit, a drop from one of its
-/// own workers does not wait (it would wait for itself).
+/// Dropping the pool returns at once, as in Rayon: its workers finish the jobs already
+/// queued and every pending `spawn` (which may spawn more), then exit.
 ///
 /// ```
 /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -25,7 +23,6 @@ use super::yield_now::Yield;
 /// ```
 pub struct ThreadPool {
     pub(crate) registry: Arc<Registry>,
-    threads: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl fmt::Debug for ThreadPool {
@@ -37,11 +34,8 @@ impl fmt::Debug for ThreadPool {
 }
 
 impl ThreadPool {
-    pub(crate) fn new(registry: Arc<Registry>, threads: Vec<JoinHandle<()>>) -> Self {
-        ThreadPool {
-            registry,
-            threads: Mutex::new(threads),
-        }
+    pub(crate) fn new(registry: Arc<Registry>) -> Self {
+        ThreadPool { registry }
     }
 
     /// The current thread's worker, if it belongs to this pool.
@@ -312,12 +306,5 @@ impl Drop for ThreadPool {
         release_current_thread(&self.registry);
         self.registry.shares.shut_down();
         self.registry.terminate();
-        let inside = self.current_worker().is_some();
-        let threads = std::mem::take(self.threads.get_mut().unwrap_or_else(|e| e.into_inner()));
-        if !inside {
-            for handle in threads {
-                let _ = handle.join();
-            }
-        }
     }
 }

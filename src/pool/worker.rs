@@ -4,12 +4,14 @@
 use std::cell::Cell;
 use std::ptr;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
 
+use super::flags::WorkerFlags;
+use super::frames::{CAPACITY, FrameStack};
 use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
-use super::registry::{Registry, WorkerCounters};
+use super::registry::{Registry, ThreadInfo, WorkerCounters};
 use super::scope::JobFifo;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
@@ -18,6 +20,12 @@ thread_local! {
     /// The worker running on this thread, or null.
     static WORKER_THREAD: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
 }
+
+/// A worker publishes a pending join frame at most this often when it is asked or
+/// starts a job (before it waits it publishes them all): thieves then take a piece of a
+/// busy worker's fine-grained work at most this often, while coarse work still spreads
+/// within this delay.
+const PUBLISH_INTERVAL: Duration = Duration::from_micros(50);
 
 /// A small xorshift generator for picking victims (no need for quality, only speed).
 struct XorShift64Star {
@@ -49,13 +57,20 @@ impl XorShift64Star {
 /// The state of one worker, owned by its thread.
 pub(crate) struct WorkerThread {
     deque: Local<JobRef>,
+    /// Frame-stack pushes at indices `1..=fast_limit` take the fast path: below the
+    /// high-water mark of the stack (instrumentation sees every new high on the slow
+    /// path), and not the first frame of a job (which is published at once).
+    fast_limit: Cell<usize>,
+    /// When this worker last published a frame on request or at a job's start.
+    last_publish: Cell<Option<Instant>>,
     /// The FIFO behind `spawn_fifo` tokens pushed by this worker.
     fifo: JobFifo,
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
-    /// This worker's preemption flag (in the registry, which `registry` keeps alive).
-    preempt: *const std::sync::atomic::AtomicBool,
+    /// What the registry keeps of this worker (its flags and pending join frames), which
+    /// `registry` keeps alive.
+    info: *const ThreadInfo,
     /// Instrumentation: the most jobs this worker's deque held right after a push.
     max_queued: Cell<usize>,
     /// This worker's job and steal counters (in the registry), or null when its
@@ -63,7 +78,7 @@ pub(crate) struct WorkerThread {
     counters: *const WorkerCounters,
 }
 
-// SAFETY: the only non-Send fields are `preempt` and `counters`, pointers into the
+// SAFETY: the only non-Send fields are `info` and `counters`, pointers into the
 // registry that the worker's own `Arc<Registry>` keeps alive wherever the worker is
 // moved; what they point to is atomic.
 unsafe impl Send for WorkerThread {}
@@ -71,15 +86,17 @@ unsafe impl Send for WorkerThread {}
 impl WorkerThread {
     /// A worker for `registry` at `index`, owning `deque`.
     pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
-        let preempt = &raw const registry.thread_infos[index].preempt;
+        let info: *const ThreadInfo = &*registry.thread_infos[index];
         let counters = registry
             .counters
             .get(index)
             .map_or(ptr::null(), |c| &raw const **c);
         WorkerThread {
-            preempt,
+            info,
             counters,
             deque,
+            fast_limit: Cell::new(0),
+            last_publish: Cell::new(None),
             fifo: JobFifo::new(),
             index,
             rng: XorShift64Star::new(index as u64),
@@ -125,10 +142,11 @@ impl WorkerThread {
         &self.registry
     }
 
-    /// Whether this worker's own deque holds jobs.
+    /// Whether this worker has jobs of its own pending: on its deque, or second halves
+    /// of its joins not published yet.
     #[inline]
     pub(crate) fn has_local_jobs(&self) -> bool {
-        !self.deque.is_empty()
+        !self.deque.is_empty() || self.frames().has_pending()
     }
 
     /// Makes every job of this worker's deque stealable (before it parks: a BWoS deque
@@ -142,10 +160,105 @@ impl WorkerThread {
     pub(crate) fn push(&self, job: JobRef) {
         let len_before = self.deque.len();
         self.deque.push(job);
-        if len_before >= self.max_queued.get() {
-            self.max_queued.set(len_before + 1);
-        }
+        self.note_queued(len_before + 1 + self.frames().pending());
         self.registry.sleep.new_internal_jobs(1, len_before == 0);
+    }
+
+    /// Records the second half of a join (see `frames.rs`), then answers the requests
+    /// raised for this worker (a thief's publication request, the shares' preemption).
+    #[inline]
+    pub(crate) fn push_frame(&self, job: JobRef) -> usize {
+        let index = match self.frames().try_push(self.fast_limit.get(), job) {
+            Ok(index) => index,
+            Err(job) => self.push_frame_slow(job),
+        };
+        self.check_flags();
+        index
+    }
+
+    /// A frame that is the first of its job, or beyond the high-water mark or the
+    /// stack's capacity.
+    #[cold]
+    #[inline(never)]
+    fn push_frame_slow(&self, job: JobRef) -> usize {
+        let frames = self.frames();
+        if frames.is_full() {
+            self.publish_all();
+        }
+        let index = match frames.push_slow(job) {
+            Ok(index) => index,
+            Err((index, job)) => {
+                self.push(job);
+                return index;
+            }
+        };
+        // A new high-water mark (the fast path's limit is at most `CAPACITY - 1`).
+        self.fast_limit
+            .set(self.fast_limit.get().max(index.min(CAPACITY - 1)));
+        self.note_queued(self.deque.len() + frames.pending());
+        if index == 0 {
+            // The first frame of a job: published, as in eager work stealing, so that
+            // pushing it wakes a sleeping worker for coarse work (unless this worker
+            // published very recently: a stream of small jobs stays on it).
+            self.publish_paced();
+        }
+        index
+    }
+
+    /// Takes back frame `index` once the join's first half has returned: true if its
+    /// job was never published, so the caller runs it inline; false if it is on the
+    /// deque or was stolen from it.
+    #[inline]
+    pub(crate) fn take_frame(&self, index: usize) -> bool {
+        self.frames().pop(index)
+    }
+
+    /// Moves the oldest pending join frame to the deque if thieves have nothing of
+    /// this worker's to take and it did not publish within `PUBLISH_INTERVAL`.
+    fn publish_paced(&self) {
+        if !self.frames().has_pending() || !self.deque.is_empty() {
+            return;
+        }
+        let now = Instant::now();
+        if self
+            .last_publish
+            .get()
+            .is_some_and(|last| now.duration_since(last) < PUBLISH_INTERVAL)
+        {
+            return;
+        }
+        self.last_publish.set(Some(now));
+        self.publish_oldest();
+    }
+
+    /// Moves the oldest pending join frame to the deque.
+    fn publish_oldest(&self) {
+        if let Some(job) = self.frames().publish_oldest() {
+            self.push(job);
+        }
+    }
+
+    /// Moves every unpublished join frame to the deque (before this worker waits, yields
+    /// or parks, so that others can run them).
+    #[inline]
+    pub(crate) fn publish_all(&self) {
+        while let Some(job) = self.frames().publish_oldest() {
+            self.push(job);
+        }
+    }
+
+    /// An iterator's safe point: the requests raised for this worker are answered.
+    #[inline]
+    pub(crate) fn safe_point(&self) {
+        self.check_flags();
+    }
+
+    /// Instrumentation: `queued` jobs are pending on this worker now.
+    #[inline]
+    fn note_queued(&self, queued: usize) {
+        if queued > self.max_queued.get() {
+            self.max_queued.set(queued);
+        }
     }
 
     /// Pushes a job to run in FIFO order with this worker's other `spawn_fifo` jobs.
@@ -161,11 +274,13 @@ impl WorkerThread {
 
     /// Runs one job found anywhere in the pool, if any.
     pub(crate) fn yield_now(&self) -> Yield {
+        self.publish_all();
         self.run_one(self.find_work())
     }
 
     /// Runs one job of this worker's own deque, if any.
     pub(crate) fn yield_local(&self) -> Yield {
+        self.publish_all();
         self.run_one(self.take_local_job())
     }
 
@@ -180,9 +295,13 @@ impl WorkerThread {
         }
     }
 
-    /// Returns and resets the instrumentation counter of queued jobs.
+    /// Returns and resets the instrumentation counter of queued jobs (on the deque or
+    /// pending unpublished).
     pub(crate) fn take_max_queued(&self) -> usize {
-        self.max_queued.replace(self.deque.len())
+        let frames = self.frames();
+        self.fast_limit
+            .set(frames.len().min(CAPACITY).saturating_sub(1));
+        self.max_queued.replace(self.deque.len() + frames.pending())
     }
 
     /// Pops this worker's newest job, or one broadcast to it.
@@ -217,6 +336,7 @@ impl WorkerThread {
                 }
                 match infos[victim].stealer.steal() {
                     Steal::Success(job) => {
+                        infos[victim].flags.raise_publish();
                         if let Some(c) = self.counters() {
                             WorkerCounters::bump(&c.steals);
                         }
@@ -232,6 +352,12 @@ impl WorkerThread {
         }
     }
 
+    /// Claims another worker's oldest pending join frame, from a random victim on.
+    fn claim_frame(&self) -> Option<JobRef> {
+        let start = self.rng.next_usize(self.registry.num_threads());
+        self.registry.claim_frame(self.index, start)
+    }
+
     /// Any job: own deque, then other workers', then the injector.
     pub(crate) fn find_work(&self) -> Option<JobRef> {
         self.take_local_job()
@@ -241,8 +367,8 @@ impl WorkerThread {
                 // waits for a core would wait with it, out of reach of the share's
                 // running workers. Only when there is work to steal: a retiring
                 // worker (nothing left) must exit without waiting for a core.
-                if self.preempt_pending() && self.registry.has_work(self.index) {
-                    self.check_preempt();
+                if self.flags().preempt_pending() && self.registry.has_work(self.index) {
+                    self.check_flags();
                 }
                 self.steal()
             })
@@ -255,7 +381,7 @@ impl WorkerThread {
     /// Same as [`JobRef::execute`].
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
-        self.check_preempt();
+        self.check_flags();
         if let Some(c) = self.counters() {
             WorkerCounters::bump(&c.jobs);
         }
@@ -271,17 +397,40 @@ impl WorkerThread {
         unsafe { self.counters.as_ref() }
     }
 
-    /// Whether this worker's preemption flag is set (one relaxed load).
+    /// This worker's request flags.
     #[inline]
-    fn preempt_pending(&self) -> bool {
-        // SAFETY: the flag lives in the registry, kept alive by `self.registry`.
-        unsafe { (*self.preempt).load(Ordering::Relaxed) }
+    fn flags(&self) -> &WorkerFlags {
+        &self.info().flags
     }
 
-    /// The per-worker preemption check (one relaxed load on the fast path).
+    /// This worker's pending join frames.
     #[inline]
-    pub(crate) fn check_preempt(&self) {
-        if self.preempt_pending() {
+    fn frames(&self) -> &FrameStack {
+        &self.info().frames
+    }
+
+    #[inline]
+    fn info(&self) -> &ThreadInfo {
+        // SAFETY: the info lives in the registry, kept alive by `self.registry`.
+        unsafe { &*self.info }
+    }
+
+    /// Answers the requests raised for this worker (one relaxed load when none is).
+    #[inline]
+    pub(crate) fn check_flags(&self) {
+        if self.flags().any() {
+            self.answer_requests();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn answer_requests(&self) {
+        let requests = self.flags().take();
+        if requests.publish() {
+            self.publish_paced();
+        }
+        if requests.preempt() {
             preempt::preempt_requested(self);
         }
     }
@@ -296,8 +445,9 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
+        self.publish_all();
         self.run_until(latch);
-        preempt::worker_resumed(self);
+        self.check_flags();
     }
 
     /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
@@ -308,15 +458,27 @@ impl WorkerThread {
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
         // once costs no write to the shared sleep counters.
-        let mut idle = None;
+        let mut idle: Option<super::sleep::IdleState> = None;
         while !latch.probe() {
-            if let Some(job) = self.find_work() {
+            let job = self.find_work().or_else(|| {
+                // About to sleep, or back from a sentinel's nap (see `sleep.rs`): busy
+                // workers were asked to publish and did not, so claim a pending frame of
+                // theirs directly, paying for a process-wide barrier.
+                idle.as_ref()
+                    .is_some_and(super::sleep::IdleState::should_claim)
+                    .then(|| self.claim_frame())
+                    .flatten()
+            });
+            if let Some(job) = job {
                 if idle.take().is_some() {
                     sleep.work_found();
                 }
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
             } else {
+                // Nothing anywhere: ask the busy workers to publish a pending join frame
+                // at their next join or safe point (see `frames.rs`).
+                self.registry.request_publication(self.index);
                 let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
                 sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
             }
@@ -330,10 +492,7 @@ impl WorkerThread {
     pub(crate) fn main_loop(&self) {
         let registry = Arc::clone(&self.registry);
         if let Some(handler) = &registry.handlers.start {
-            if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
-                eprintln!("prorata: a start handler panicked; aborting");
-                std::process::abort();
-            }
+            registry.catch_handler_panic(|| handler(self.index));
         }
         // Not `wait_until`: a retiring worker (its pool, maybe a dropped share's, is
         // terminating) has no work left, so it exits without taking back the core it
@@ -347,10 +506,7 @@ impl WorkerThread {
             "prorata: worker exits with queued jobs"
         );
         if let Some(handler) = &registry.handlers.exit {
-            if super::unwind::halt_unwinding(|| handler(self.index)).is_err() {
-                eprintln!("prorata: an exit handler panicked; aborting");
-                std::process::abort();
-            }
+            registry.catch_handler_panic(|| handler(self.index));
         }
     }
 }

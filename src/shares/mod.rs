@@ -49,11 +49,10 @@
 //! 6. **Transfer.** `Registry::in_worker_cross` (a worker of share A calls
 //!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
 //!    a panic).
-//! 7. **Life cycle.** Dropping a `Share` drops its sub-pool (queued and running jobs
-//!    finish; a worker holding a core gives it back as it exits, and a sleeping
-//!    one exits without taking one, so a drop never waits for a quantum; then
-//!    they are unregistered),
-//!    then retires the node. Dropping the root `ThreadPool` shuts the tree down:
+//! 7. **Life cycle.** Dropping a `Share` drops its sub-pool without waiting (queued
+//!    and running jobs finish; a worker holding a core gives it back as it exits,
+//!    and a sleeping one exits without taking one); when the last worker is gone,
+//!    `ShareWorkers::drop` unregisters them and retires the node. Dropping the root `ThreadPool` shuts the tree down:
 //!    new shares get [`ShareError::PoolShuttingDown`].
 //!
 //! Not done yet: the root pool's own workers (jobs run on the pool outside any

@@ -118,14 +118,16 @@ fn permit_count(workers: usize, asked: Option<usize>) -> usize {
 
 impl Drop for ShareWorkers {
     fn drop(&mut self) {
-        // The sub-pool's threads are gone (it is dropped with their registry): a
-        // worker that still holds a core can only be one that never exited.
+        // The `Share` and the sub-pool's threads are gone (this is dropped with their
+        // registry): a worker that still holds a core can only be one that never
+        // exited. Then the share leaves the tree.
         for (h, holding) in self.handles.iter().zip(&self.holding) {
             if holding.load(Ordering::Relaxed) {
                 self.permits.release(h);
             }
             self.permits.unregister_worker(h);
         }
+        self.permits.with(|a| a.retire(self.id));
     }
 }
 

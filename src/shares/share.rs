@@ -17,7 +17,9 @@ use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 ///
 /// Made by [`ThreadPool::share`], [`Share::share`] (a share of a share: its tickets
 /// split the parent's value, as a currency) or [`crate::share`] (the global pool).
-/// Dropping a share lets its queued and running work finish, then retires it.
+/// Dropping a share returns at once, like dropping a [`ThreadPool`]: its queued and
+/// running work finishes, and the share leaves the pool (its tickets stop counting)
+/// when its last worker has exited.
 ///
 /// ```
 /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -109,9 +111,7 @@ impl Share {
         let registry = Arc::downgrade(pool.registry());
         let raise = move |i: usize| {
             if let Some(r) = registry.upgrade() {
-                r.thread_infos[i]
-                    .preempt
-                    .store(true, std::sync::atomic::Ordering::Relaxed);
+                r.thread_infos[i].flags.raise_preempt();
             }
         };
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
@@ -321,11 +321,11 @@ impl Share {
 
 impl Drop for Share {
     fn drop(&mut self) {
-        // The sub-pool finishes its jobs; workers holding a core give it back as
-        // they exit, sleeping ones exit without taking one. Then the share leaves the tree (at once if nobody holds a core).
+        // The sub-pool finishes its jobs without this handle waiting for them (as a
+        // `ThreadPool`'s drop): workers holding a core give it back as they exit,
+        // sleeping ones exit without taking one. The share leaves the tree when the
+        // last of them is gone (`ShareWorkers::drop`).
         drop(self.pool.take());
-        let w = &self.workers;
-        w.permits.with(|a| a.retire(w.id));
     }
 }
 

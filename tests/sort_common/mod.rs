@@ -2,7 +2,7 @@
 #![allow(dead_code)] // each test file uses a different part
 
 use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 
 /// Lengths around every cutoff of the sorts (std below 4096, leaves of 2048).
 pub const LENGTHS: &[usize] = &[
@@ -32,7 +32,7 @@ pub fn shapes() -> Vec<(&'static str, Generator)> {
     vec![
         ("random", |n, s| {
             rng(s)
-                .sample_iter(rand::distributions::Standard)
+                .sample_iter(rand::distr::StandardUniform)
                 .take(n)
                 .collect()
         }),
@@ -41,14 +41,14 @@ pub fn shapes() -> Vec<(&'static str, Generator)> {
         ("all-equal", |n, _| vec![7; n]),
         ("few-distinct", |n, s| {
             let mut r = rng(s);
-            (0..n).map(|_| r.gen_range(0..4)).collect()
+            (0..n).map(|_| r.random_range(0..4)).collect()
         }),
         ("sorted-then-noise", |n, s| {
             let mut r = rng(s);
             let mut v: Vec<u32> = (0..n as u32).collect();
             for _ in 0..n / 100 + 1 {
                 if n > 0 {
-                    let (i, j) = (r.gen_range(0..n), r.gen_range(0..n));
+                    let (i, j) = (r.random_range(0..n), r.random_range(0..n));
                     v.swap(i, j);
                 }
             }

@@ -100,7 +100,10 @@ where
 
     fn drive_unindexed<C: UnindexedConsumer<I::Item>>(self, consumer: C) -> C::Result {
         let keep = &self.filter_op;
-        let gate = FilterMapGate(&|item: I::Item| keep(&item).then_some(item));
+        // A named closure: Rust 1.85 (the MSRV) does not extend a temporary's lifetime
+        // through a tuple struct's constructor.
+        let kept = |item: I::Item| keep(&item).then_some(item);
+        let gate = FilterMapGate(&kept);
         self.base
             .drive_unindexed(GateConsumer::new(consumer, &gate))
     }

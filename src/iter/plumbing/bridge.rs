@@ -52,9 +52,10 @@ where
 /// Splits `producer` (of `len` items) and `consumer` in step and runs the pieces in
 /// parallel; the result is the consumer's result over all items, in order.
 ///
-/// Called from outside any pool, the calling thread first folds the leading items
-/// itself for a few tens of microseconds, so that a small job never pays for waking
-/// the pool; only what is left then goes to the global pool.
+/// As in Rayon, the first split decides where the work runs: called from outside any
+/// pool, a piece that is split goes to the global pool (through `join_context`), and
+/// one too small to split (shorter than twice `with_min_len`, say) is folded on the
+/// calling thread.
 ///
 /// ```
 /// use prorata::iter::plumbing::{bridge_producer_consumer, Producer};
@@ -66,18 +67,6 @@ where
 /// }
 /// ```
 pub fn bridge_producer_consumer<P, C>(len: usize, producer: P, consumer: C) -> C::Result
-where
-    P: Producer,
-    C: Consumer<P::Item>,
-{
-    if crate::current_thread_index().is_none() {
-        // Outside the pool: start alone, call the pool in only if the work lasts.
-        return super::head_start::run(len, producer, consumer, split_in_pool);
-    }
-    split_in_pool(len, producer, consumer)
-}
-
-fn split_in_pool<P, C>(len: usize, producer: P, consumer: C) -> C::Result
 where
     P: Producer,
     C: Consumer<P::Item>,

@@ -13,7 +13,6 @@
 //! recursive splitting through [`join_context`](crate::join_context).
 
 mod bridge;
-mod head_start;
 mod splitter;
 
 pub use bridge::{bridge, bridge_producer_consumer, bridge_unindexed};
@@ -48,22 +47,102 @@ pub trait Producer: Send + Sized {
     type IntoIter: Iterator<Item = Self::Item> + DoubleEndedIterator + ExactSizeIterator;
 
     /// Turns this piece into a sequential iterator.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Producer, ProducerCallback};
+    ///
+    /// struct Probe;
+    /// impl ProducerCallback<u32> for Probe {
+    ///     type Output = Vec<u32>;
+    ///     fn callback<P: Producer<Item = u32>>(self, producer: P) -> Vec<u32> {
+    ///         producer.into_iter().rev().collect()
+    ///     }
+    /// }
+    /// assert_eq!((0..4u32).into_par_iter().with_producer(Probe), [3, 2, 1, 0]);
+    /// ```
     fn into_iter(self) -> Self::IntoIter;
 
     /// The smallest piece worth splitting off (see `with_min_len`).
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Producer, ProducerCallback};
+    ///
+    /// struct Probe;
+    /// impl ProducerCallback<u32> for Probe {
+    ///     type Output = usize;
+    ///     fn callback<P: Producer<Item = u32>>(self, producer: P) -> usize {
+    ///         producer.min_len()
+    ///     }
+    /// }
+    /// assert_eq!((0..100u32).into_par_iter().with_min_len(10).with_producer(Probe), 10);
+    /// ```
     fn min_len(&self) -> usize {
         1
     }
 
     /// The largest piece to process without splitting (see `with_max_len`).
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Producer, ProducerCallback};
+    ///
+    /// struct Probe;
+    /// impl ProducerCallback<u32> for Probe {
+    ///     type Output = usize;
+    ///     fn callback<P: Producer<Item = u32>>(self, producer: P) -> usize {
+    ///         producer.max_len()
+    ///     }
+    /// }
+    /// assert_eq!((0..100u32).into_par_iter().with_max_len(20).with_producer(Probe), 20);
+    /// ```
     fn max_len(&self) -> usize {
         usize::MAX
     }
 
     /// Splits into the items before `index` and those from `index` on.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Producer, ProducerCallback};
+    ///
+    /// struct Probe;
+    /// impl ProducerCallback<u32> for Probe {
+    ///     type Output = (Vec<u32>, Vec<u32>);
+    ///     fn callback<P: Producer<Item = u32>>(self, producer: P) -> (Vec<u32>, Vec<u32>) {
+    ///         let (left, right) = producer.split_at(2);
+    ///         (left.into_iter().collect(), right.into_iter().collect())
+    ///     }
+    /// }
+    /// let halves = (0..5u32).into_par_iter().with_producer(Probe);
+    /// assert_eq!(halves, (vec![0, 1], vec![2, 3, 4]));
+    /// ```
     fn split_at(self, index: usize) -> (Self, Self);
 
     /// Feeds every item of this piece to `folder`, stopping early once it is full.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Folder, Producer, ProducerCallback};
+    ///
+    /// struct Total(u32);
+    /// impl Folder<u32> for Total {
+    ///     type Result = u32;
+    ///     fn consume(self, item: u32) -> Self { Total(self.0 + item) }
+    ///     fn complete(self) -> u32 { self.0 }
+    ///     fn full(&self) -> bool { false }
+    /// }
+    ///
+    /// struct SumOfPiece;
+    /// impl ProducerCallback<u32> for SumOfPiece {
+    ///     type Output = u32;
+    ///     fn callback<P: Producer<Item = u32>>(self, producer: P) -> u32 {
+    ///         producer.fold_with(Total(0)).complete()
+    ///     }
+    /// }
+    /// assert_eq!((1..5u32).into_par_iter().with_producer(SumOfPiece), 10);
+    /// ```
     fn fold_with<F>(self, folder: F) -> F
     where
         F: Folder<Self::Item>,
@@ -91,6 +170,20 @@ pub trait ProducerCallback<T> {
     /// What the callback returns.
     type Output;
     /// Called with the producer.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Producer, ProducerCallback};
+    ///
+    /// struct Probe;
+    /// impl ProducerCallback<u32> for Probe {
+    ///     type Output = usize;
+    ///     fn callback<P: Producer<Item = u32>>(self, producer: P) -> usize {
+    ///         producer.into_iter().len()
+    ///     }
+    /// }
+    /// assert_eq!((0..7u32).into_par_iter().with_producer(Probe), 7);
+    /// ```
     fn callback<P>(self, producer: P) -> Self::Output
     where
         P: Producer<Item = T>;
@@ -120,8 +213,58 @@ pub trait UnindexedProducer: Send + Sized {
     /// The items produced.
     type Item;
     /// Splits off a second piece, or returns `None` when this one cannot be split.
+    ///
+    /// ```
+    /// // `Span(a, b)` is the example `UnindexedProducer` above: the numbers a..b.
+    /// # use prorata::iter::plumbing::{Folder, UnindexedProducer};
+    /// # struct Span(u64, u64);
+    /// # impl UnindexedProducer for Span {
+    /// #     type Item = u64;
+    /// #     fn split(self) -> (Self, Option<Self>) {
+    /// #         if self.1 - self.0 < 2 {
+    /// #             return (self, None);
+    /// #         }
+    /// #         let mid = self.0 + (self.1 - self.0) / 2;
+    /// #         (Span(self.0, mid), Some(Span(mid, self.1)))
+    /// #     }
+    /// #     fn fold_with<F: Folder<u64>>(self, folder: F) -> F {
+    /// #         folder.consume_iter(self.0..self.1)
+    /// #     }
+    /// # }
+    /// let (left, right) = Span(0, 10).split();
+    /// assert_eq!((left.0, left.1), (0, 5));
+    /// assert!(right.is_some());
+    /// assert!(Span(3, 4).split().1.is_none());
+    /// ```
     fn split(self) -> (Self, Option<Self>);
     /// Feeds every item of this piece to `folder`, stopping early once it is full.
+    ///
+    /// ```
+    /// // `Span(a, b)` is the example `UnindexedProducer` above: the numbers a..b.
+    /// # use prorata::iter::plumbing::{Folder, UnindexedProducer};
+    /// # struct Span(u64, u64);
+    /// # impl UnindexedProducer for Span {
+    /// #     type Item = u64;
+    /// #     fn split(self) -> (Self, Option<Self>) {
+    /// #         if self.1 - self.0 < 2 {
+    /// #             return (self, None);
+    /// #         }
+    /// #         let mid = self.0 + (self.1 - self.0) / 2;
+    /// #         (Span(self.0, mid), Some(Span(mid, self.1)))
+    /// #     }
+    /// #     fn fold_with<F: Folder<u64>>(self, folder: F) -> F {
+    /// #         folder.consume_iter(self.0..self.1)
+    /// #     }
+    /// # }
+    /// struct Count(usize);
+    /// impl Folder<u64> for Count {
+    ///     type Result = usize;
+    ///     fn consume(self, _: u64) -> Self { Count(self.0 + 1) }
+    ///     fn complete(self) -> usize { self.0 }
+    ///     fn full(&self) -> bool { false }
+    /// }
+    /// assert_eq!(Span(10, 20).fold_with(Count(0)).complete(), 10);
+    /// ```
     fn fold_with<F>(self, folder: F) -> F
     where
         F: Folder<Self::Item>;
@@ -146,12 +289,72 @@ pub trait Consumer<Item>: Send + Sized {
 
     /// Splits into consumers for the items before `index` and from `index` on, with the
     /// reducer that joins their results.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+    ///
+    /// /// The items 1 and 2, each in its own piece.
+    /// struct ByHand;
+    /// impl ParallelIterator for ByHand {
+    ///     type Item = u32;
+    ///     fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+    ///         let (left, right, reducer) = consumer.split_at(1);
+    ///         let left = left.into_folder().consume(1).complete();
+    ///         let right = right.into_folder().consume(2).complete();
+    ///         reducer.reduce(left, right)
+    ///     }
+    /// }
+    /// assert_eq!(ByHand.collect::<Vec<_>>(), [1, 2]);
+    /// assert_eq!(ByHand.sum::<u32>(), 3);
+    /// ```
     fn split_at(self, index: usize) -> (Self, Self, Self::Reducer);
 
     /// Turns this consumer into the folder for one piece.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Consumer, Folder, UnindexedConsumer};
+    ///
+    /// /// The items 1 to 4, in one piece.
+    /// struct ByHand;
+    /// impl ParallelIterator for ByHand {
+    ///     type Item = u32;
+    ///     fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+    ///         consumer.into_folder().consume_iter(1..=4).complete()
+    ///     }
+    /// }
+    /// assert_eq!(ByHand.map(|x| x * 10).collect::<Vec<_>>(), [10, 20, 30, 40]);
+    /// ```
     fn into_folder(self) -> Self::Folder;
 
     /// True when no more items are wanted (a short-circuiting search has succeeded).
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+    ///
+    /// /// 1 to 1000 in pieces of 10, skipping the pieces nobody wants any more.
+    /// struct ByHand;
+    /// impl ParallelIterator for ByHand {
+    ///     type Item = u32;
+    ///     fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+    ///         let mut pieces = Vec::new();
+    ///         for start in (1..=1000).step_by(10) {
+    ///             if consumer.full() {
+    ///                 break; // a search has found what it wanted
+    ///             }
+    ///             let piece = consumer.split_off_left().into_folder();
+    ///             let result = piece.consume_iter(start..start + 10).complete();
+    ///             pieces.push((result, consumer.to_reducer()));
+    ///         }
+    ///         let rest = consumer.into_folder().complete();
+    ///         pieces.into_iter().rev().fold(rest, |acc, (r, reducer)| reducer.reduce(r, acc))
+    ///     }
+    /// }
+    /// assert_eq!(ByHand.find_first(|&x| x % 7 == 0), Some(7));
+    /// assert_eq!(ByHand.count(), 1000);
+    /// ```
     fn full(&self) -> bool;
 }
 
@@ -165,8 +368,48 @@ pub trait Consumer<Item>: Send + Sized {
 /// ```
 pub trait UnindexedConsumer<Item>: Consumer<Item> {
     /// A consumer for items to the left of those this one will receive.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+    ///
+    /// /// The items 1 and 2, split without an index.
+    /// struct ByHand;
+    /// impl ParallelIterator for ByHand {
+    ///     type Item = u32;
+    ///     fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+    ///         let left = consumer.split_off_left();
+    ///         let reducer = consumer.to_reducer();
+    ///         let l = left.into_folder().consume(1).complete();
+    ///         let r = consumer.into_folder().consume(2).complete();
+    ///         reducer.reduce(l, r)
+    ///     }
+    /// }
+    /// assert_eq!(ByHand.collect::<Vec<_>>(), [1, 2]);
+    /// ```
     fn split_off_left(&self) -> Self;
     /// The reducer joining a result of `split_off_left()` (left) with one of `self`.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
+    ///
+    /// /// Three pieces, 1 | 2 | 3, each split off the left of the one after it.
+    /// struct ByHand;
+    /// impl ParallelIterator for ByHand {
+    ///     type Item = u32;
+    ///     fn drive_unindexed<C: UnindexedConsumer<u32>>(self, consumer: C) -> C::Result {
+    ///         let middle = consumer.split_off_left();
+    ///         let first = middle.split_off_left();
+    ///         let (inner, outer) = (middle.to_reducer(), consumer.to_reducer());
+    ///         let r1 = first.into_folder().consume(1).complete();
+    ///         let r2 = middle.into_folder().consume(2).complete();
+    ///         let r3 = consumer.into_folder().consume(3).complete();
+    ///         outer.reduce(inner.reduce(r1, r2), r3)
+    ///     }
+    /// }
+    /// assert_eq!(ByHand.collect::<Vec<_>>(), [1, 2, 3]);
+    /// ```
     fn to_reducer(&self) -> Self::Reducer;
 }
 
@@ -196,9 +439,36 @@ pub trait Folder<Item>: Sized {
     type Result;
 
     /// Eats one item.
+    ///
+    /// ```
+    /// // `Total(sum, limit)` adds items up and is full once the sum reaches `limit`.
+    /// # use prorata::iter::plumbing::Folder;
+    /// # struct Total(u64, u64);
+    /// # impl Folder<u64> for Total {
+    /// #     type Result = u64;
+    /// #     fn consume(self, item: u64) -> Self { Total(self.0 + item, self.1) }
+    /// #     fn complete(self) -> u64 { self.0 }
+    /// #     fn full(&self) -> bool { self.0 >= self.1 }
+    /// # }
+    /// assert_eq!(Total(0, 100).consume(3).consume(4).complete(), 7);
+    /// ```
     fn consume(self, item: Item) -> Self;
 
     /// Eats items until the iterator ends or the folder is full.
+    ///
+    /// ```
+    /// // `Total(sum, limit)` adds items up and is full once the sum reaches `limit`.
+    /// # use prorata::iter::plumbing::Folder;
+    /// # struct Total(u64, u64);
+    /// # impl Folder<u64> for Total {
+    /// #     type Result = u64;
+    /// #     fn consume(self, item: u64) -> Self { Total(self.0 + item, self.1) }
+    /// #     fn complete(self) -> u64 { self.0 }
+    /// #     fn full(&self) -> bool { self.0 >= self.1 }
+    /// # }
+    /// assert_eq!(Total(0, 1000).consume_iter(1..=10).complete(), 55);
+    /// assert_eq!(Total(0, 10).consume_iter(1..=10).complete(), 10); // 1 + 2 + 3 + 4, then full
+    /// ```
     fn consume_iter<I>(mut self, iter: I) -> Self
     where
         I: IntoIterator<Item = Item>,
@@ -213,9 +483,37 @@ pub trait Folder<Item>: Sized {
     }
 
     /// Finishes and returns the result.
+    ///
+    /// ```
+    /// // `Total(sum, limit)` adds items up and is full once the sum reaches `limit`.
+    /// # use prorata::iter::plumbing::Folder;
+    /// # struct Total(u64, u64);
+    /// # impl Folder<u64> for Total {
+    /// #     type Result = u64;
+    /// #     fn consume(self, item: u64) -> Self { Total(self.0 + item, self.1) }
+    /// #     fn complete(self) -> u64 { self.0 }
+    /// #     fn full(&self) -> bool { self.0 >= self.1 }
+    /// # }
+    /// let folder = Total(0, 100).consume_iter([5, 6]);
+    /// assert_eq!(folder.complete(), 11);
+    /// ```
     fn complete(self) -> Self::Result;
 
     /// True when no more items are wanted.
+    ///
+    /// ```
+    /// // `Total(sum, limit)` adds items up and is full once the sum reaches `limit`.
+    /// # use prorata::iter::plumbing::Folder;
+    /// # struct Total(u64, u64);
+    /// # impl Folder<u64> for Total {
+    /// #     type Result = u64;
+    /// #     fn consume(self, item: u64) -> Self { Total(self.0 + item, self.1) }
+    /// #     fn complete(self) -> u64 { self.0 }
+    /// #     fn full(&self) -> bool { self.0 >= self.1 }
+    /// # }
+    /// assert!(!Total(0, 10).consume(9).full());
+    /// assert!(Total(0, 10).consume(9).consume(1).full());
+    /// ```
     fn full(&self) -> bool;
 }
 
@@ -235,5 +533,18 @@ pub trait Folder<Item>: Sized {
 /// ```
 pub trait Reducer<Result> {
     /// Joins two results.
+    ///
+    /// ```
+    /// use prorata::iter::plumbing::Reducer;
+    ///
+    /// struct Longest;
+    /// impl Reducer<String> for Longest {
+    ///     fn reduce(self, left: String, right: String) -> String {
+    ///         if right.len() > left.len() { right } else { left } // ties go left
+    ///     }
+    /// }
+    /// assert_eq!(Longest.reduce("abc".into(), "xyz".into()), "abc");
+    /// assert_eq!(Longest.reduce("ab".into(), "xyz".into()), "xyz");
+    /// ```
     fn reduce(self, left: Result, right: Result) -> Result;
 }

@@ -1,0 +1,336 @@
+//! The overhead targets of the pool, prorata beside Rayon and sequential code, in one run.
+//!
+//! `cargo run --release --example overhead [rounds]`
+//!
+//! Each row times its versions in interleaved rounds and prints ratios of the median
+//! times, so that slow drifts of a shared machine hit every version alike. Instruction
+//! counts per `join` come from `ci/join_instructions.sh` (callgrind), not from here.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The parallel workloads, written once and instantiated for each library, so that
+/// both run word for word the same code.
+macro_rules! parallel_workloads {
+    ($krate:ident) => {
+        use $krate::prelude::*;
+
+        pub fn fib(n: u32) -> u64 {
+            if n < 2 {
+                return n as u64;
+            }
+            let (a, b) = $krate::join(|| fib(n - 1), || fib(n - 2));
+            a + b
+        }
+
+        pub fn map_sum(v: &[u64]) -> u64 {
+            v.par_iter().map(|x| x * x % 7).sum()
+        }
+
+        pub fn filter_collect(v: &[u64]) -> Vec<u64> {
+            v.par_iter()
+                .filter(|x| *x % 3 == 0)
+                .map(|x| x / 3)
+                .collect()
+        }
+
+        /// A balanced tree of `leaves` leaves through `join`, each spinning `leaf`.
+        pub fn tree(leaves: usize, leaf: std::time::Duration) -> usize {
+            if leaves == 1 {
+                super::spin_for(leaf);
+                return 1;
+            }
+            let (a, b) = $krate::join(
+                || tree(leaves / 2, leaf),
+                || tree(leaves - leaves / 2, leaf),
+            );
+            a + b
+        }
+
+        pub fn items(n: usize, item: std::time::Duration) -> usize {
+            (0..n)
+                .into_par_iter()
+                .map(|_| super::spin_for(item))
+                .count()
+        }
+    };
+}
+
+mod ours {
+    parallel_workloads!(prorata);
+}
+
+mod theirs {
+    parallel_workloads!(rayon);
+}
+
+/// The same workloads, sequentially.
+mod sequential {
+    pub fn fib(n: u32) -> u64 {
+        if n < 2 {
+            n as u64
+        } else {
+            fib(n - 1) + fib(n - 2)
+        }
+    }
+
+    pub fn map_sum(v: &[u64]) -> u64 {
+        v.iter().map(|x| x * x % 7).sum()
+    }
+
+    pub fn filter_collect(v: &[u64]) -> Vec<u64> {
+        v.iter().filter(|x| *x % 3 == 0).map(|x| x / 3).collect()
+    }
+}
+
+/// Busy-waits for `d` (a leaf of coarse work: the CPU stays busy, as real work would).
+fn spin_for(d: Duration) {
+    let start = Instant::now();
+    while start.elapsed() < d {
+        std::hint::spin_loop();
+    }
+}
+
+/// Pools of `n` workers of both libraries.
+fn pools(n: usize) -> (prorata::ThreadPool, rayon::ThreadPool) {
+    let ours = prorata::ThreadPoolBuilder::new().num_threads(n).build();
+    let theirs = rayon::ThreadPoolBuilder::new().num_threads(n).build();
+    (ours.unwrap(), theirs.unwrap())
+}
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(9);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!("{cores} cores; ratios of median times over {rounds} interleaved rounds");
+    println!(
+        "{:<52} {:>13} {:>11} {:>11}",
+        "workload", "prorata/rayon", "prorata/seq", "rayon/seq"
+    );
+    for workers in [1, cores] {
+        let (p, r) = pools(workers);
+        row(
+            rounds,
+            &format!("fib(32) through join in install, {workers} worker(s)"),
+            || sequential::fib(black_box(32)),
+            || p.install(|| ours::fib(black_box(32))),
+            || r.install(|| theirs::fib(black_box(32))),
+        );
+    }
+    let (p, r) = pools(cores);
+    let small: Vec<u64> = (0..1_000).collect();
+    row(
+        rounds,
+        "1000 x map().sum() of 10^3 from a worker",
+        || {
+            (0..1000)
+                .map(|_| sequential::map_sum(black_box(&small)))
+                .sum::<u64>()
+        },
+        || {
+            p.install(|| {
+                (0..1000)
+                    .map(|_| ours::map_sum(black_box(&small)))
+                    .sum::<u64>()
+            })
+        },
+        || {
+            r.install(|| {
+                (0..1000)
+                    .map(|_| theirs::map_sum(black_box(&small)))
+                    .sum::<u64>()
+            })
+        },
+    );
+    let mid: Vec<u64> = (0..100_000).collect();
+    row(
+        rounds,
+        "map().sum() of 10^5 through install from outside",
+        || sequential::map_sum(black_box(&mid)),
+        || p.install(|| ours::map_sum(black_box(&mid))),
+        || r.install(|| theirs::map_sum(black_box(&mid))),
+    );
+    let big: Vec<u64> = (0..10_000_000).collect();
+    row(
+        rounds,
+        "map().sum() of 10^7 through install",
+        || sequential::map_sum(black_box(&big)),
+        || p.install(|| ours::map_sum(black_box(&big))),
+        || r.install(|| theirs::map_sum(black_box(&big))),
+    );
+    row_kept(
+        rounds,
+        "filter().map().collect() of 10^7, results kept",
+        || sequential::filter_collect(black_box(&big)),
+        || p.install(|| ours::filter_collect(black_box(&big))),
+        || r.install(|| theirs::filter_collect(black_box(&big))),
+    );
+    drop(big);
+    round_trip(rounds, &p, &r);
+    coarse(rounds.min(3));
+    idle_cpu(&p, &r);
+}
+
+/// Times the three versions in interleaved rounds, checks they agree, prints ratios.
+fn row<R: PartialEq + std::fmt::Debug>(
+    rounds: usize,
+    name: &str,
+    seq: impl Fn() -> R,
+    ours: impl Fn() -> R,
+    theirs: impl Fn() -> R,
+) {
+    assert_eq!(ours(), seq(), "{name}: prorata disagrees with sequential");
+    assert_eq!(theirs(), seq(), "{name}: rayon disagrees with sequential");
+    let reps = reps_for(&seq);
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..rounds {
+        times[0].push(timed(reps, &seq));
+        times[1].push(timed(reps, &ours));
+        times[2].push(timed(reps, &theirs));
+    }
+    print_row(name, times.map(median));
+}
+
+/// Like [`row`], but every result of a round is kept until the round ends, so each call
+/// writes fresh memory (as a program that keeps its results does).
+fn row_kept<T: PartialEq + std::fmt::Debug>(
+    rounds: usize,
+    name: &str,
+    seq: impl Fn() -> Vec<T>,
+    ours: impl Fn() -> Vec<T>,
+    theirs: impl Fn() -> Vec<T>,
+) {
+    assert_eq!(ours(), seq(), "{name}: prorata disagrees with sequential");
+    assert_eq!(theirs(), seq(), "{name}: rayon disagrees with sequential");
+    const KEPT: usize = 4;
+    let kept = |f: &dyn Fn() -> Vec<T>| {
+        let start = Instant::now();
+        let results: Vec<Vec<T>> = (0..KEPT).map(|_| f()).collect();
+        let t = start.elapsed().as_secs_f64() / KEPT as f64;
+        drop(black_box(results));
+        t
+    };
+    let mut times = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..rounds {
+        times[0].push(kept(&seq));
+        times[1].push(kept(&ours));
+        times[2].push(kept(&theirs));
+    }
+    print_row(name, times.map(median));
+}
+
+fn print_row(name: &str, [s, o, t]: [f64; 3]) {
+    println!("{name:<52} {:>13.2} {:>11.2} {:>11.2}", o / t, o / s, t / s);
+}
+
+/// `install` of an empty closure from this (outside) thread right after another one.
+fn round_trip(rounds: usize, p: &prorata::ThreadPool, r: &rayon::ThreadPool) {
+    const CALLS: u32 = 2000;
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..rounds {
+        times[0].push(timed(CALLS, &|| p.install(|| black_box(1))));
+        times[1].push(timed(CALLS, &|| r.install(|| black_box(1))));
+    }
+    let [o, t] = times.map(median);
+    println!(
+        "{:<52} {:>13.2} {:>11} {:>11}   ({:.1} us / {:.1} us)",
+        "install() round trip into a warm pool",
+        o / t,
+        "",
+        "",
+        o * 1e6,
+        t * 1e6
+    );
+}
+
+/// A coarse workload: its name, and how to run it on a pool of each library.
+type Coarse = (
+    &'static str,
+    Box<dyn Fn(&prorata::ThreadPool) -> usize>,
+    Box<dyn Fn(&rayon::ThreadPool) -> usize>,
+);
+
+/// Coarse work keeps its speed-up: time on all cores against time on one worker.
+fn coarse(rounds: usize) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (p1, r1) = pools(1);
+    let (pn, rn) = pools(cores);
+    let leaf = Duration::from_micros(10);
+    let item = Duration::from_micros(100);
+    let cases: [Coarse; 2] = [
+        (
+            "join tree of 2^14 leaves of 10 us",
+            Box::new(move |p| p.install(|| ours::tree(1 << 14, leaf))),
+            Box::new(move |r| r.install(|| theirs::tree(1 << 14, leaf))),
+        ),
+        (
+            "par_iter of 10^4 items of 100 us",
+            Box::new(move |p| p.install(|| ours::items(10_000, item))),
+            Box::new(move |r| r.install(|| theirs::items(10_000, item))),
+        ),
+    ];
+    for (name, ours, theirs) in &cases {
+        let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..rounds {
+            times[0].push(timed(1, &|| ours(&p1)));
+            times[1].push(timed(1, &|| ours(&pn)));
+            times[2].push(timed(1, &|| theirs(&r1)));
+            times[3].push(timed(1, &|| theirs(&rn)));
+        }
+        let [o1, on, t1, tn] = times.map(median);
+        println!(
+            "{:<52} speed-up on {cores} workers: prorata {:.2}x, rayon {:.2}x",
+            name,
+            o1 / on,
+            t1 / tn
+        );
+    }
+}
+
+/// CPU time all threads of this process use over one second while both pools idle.
+fn idle_cpu(p: &prorata::ThreadPool, r: &rayon::ThreadPool) {
+    p.install(|| ());
+    r.install(|| ());
+    std::thread::sleep(Duration::from_millis(20));
+    let before = process_cpu();
+    std::thread::sleep(Duration::from_secs(1));
+    let used = process_cpu().saturating_sub(before);
+    println!(
+        "{:<52} {:.3} ms CPU over 1 s (both pools together)",
+        "idle pools, after 20 ms",
+        used.as_secs_f64() * 1e3
+    );
+}
+
+/// The run time of every thread of this process so far (Linux; zero elsewhere).
+fn process_cpu() -> Duration {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return Duration::ZERO;
+    };
+    let nanos: u64 = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next()?.parse::<u64>().ok())
+        .sum();
+    Duration::from_nanos(nanos)
+}
+
+fn reps_for<R>(f: &impl Fn() -> R) -> u32 {
+    let once = timed(1, f).max(1e-9);
+    ((0.02 / once).ceil() as u32).clamp(1, 100_000)
+}
+
+fn timed<R>(reps: u32, f: &impl Fn() -> R) -> f64 {
+    let start = Instant::now();
+    for _ in 0..reps {
+        black_box(f());
+    }
+    (start.elapsed() / reps).as_secs_f64()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}

@@ -1,0 +1,30 @@
+//! The guide: prorata from the first `par_iter` to dividing cores among computations.
+//! Pages only, no code; every example on them is a doctest.
+//!
+//! 1. [Parallel iterators](parallel_iterators): `par_iter()` and friends, what runs
+//!    where, order, grain.
+//! 2. [`join` and `scope`](join_and_scope): fork-join by hand, borrowing tasks,
+//!    panics.
+//! 3. [Pools](pools): the global pool, your own pools, threads and their names.
+//! 4. [Shares](shares): tickets, currencies, `set_tickets`, transfers, policies,
+//!    `stats()`.
+//! 5. [Moving from Rayon](from_rayon): what is the same, what is extra, what differs.
+//! 6. [Progress bars](progress_bars): the `progress` feature.
+
+#[doc = include_str!("parallel_iterators.md")]
+pub mod parallel_iterators {}
+
+#[doc = include_str!("join_and_scope.md")]
+pub mod join_and_scope {}
+
+#[doc = include_str!("pools.md")]
+pub mod pools {}
+
+#[doc = include_str!("shares.md")]
+pub mod shares {}
+
+#[doc = include_str!("from_rayon.md")]
+pub mod from_rayon {}
+
+#[doc = include_str!("progress_bars.md")]
+pub mod progress_bars {}

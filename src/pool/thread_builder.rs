@@ -1,0 +1,130 @@
+//! Starting worker threads: the [`ThreadBuilder`] each new worker is handed, and the
+//! spawn handlers that start it (`std::thread` by default, or the user's through
+//! [`ThreadPoolBuilder::spawn_handler`](crate::ThreadPoolBuilder::spawn_handler)).
+
+use std::fmt;
+use std::io;
+
+use super::worker::WorkerThread;
+
+/// A worker thread waiting to run, handed to a spawn handler
+/// ([`ThreadPoolBuilder::spawn_handler`](crate::ThreadPoolBuilder::spawn_handler)) or to
+/// the wrapper of [`ThreadPoolBuilder::build_scoped`](crate::ThreadPoolBuilder::build_scoped),
+/// which must call [`ThreadBuilder::run`] on the thread that is to be the worker.
+///
+/// ```
+/// let n = prorata::ThreadPoolBuilder::new()
+///     .num_threads(2)
+///     .build_scoped(|thread| thread.run(), |pool| pool.install(prorata::current_num_threads))
+///     .unwrap();
+/// assert_eq!(n, 2);
+/// ```
+pub struct ThreadBuilder {
+    pub(crate) name: Option<String>,
+    pub(crate) stack_size: Option<usize>,
+    pub(crate) worker: WorkerThread,
+}
+
+impl fmt::Debug for ThreadBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ThreadBuilder")
+            .field("index", &self.worker.index())
+            .field("name", &self.name)
+            .field("stack_size", &self.stack_size)
+            .finish()
+    }
+}
+
+impl ThreadBuilder {
+    /// The worker's index in its pool.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .build_scoped(|t| { assert_eq!(t.index(), 0); t.run() }, |_| ())
+    ///     .unwrap();
+    /// ```
+    pub fn index(&self) -> usize {
+        self.worker.index()
+    }
+
+    /// The name set with [`ThreadPoolBuilder::thread_name`](crate::ThreadPoolBuilder::thread_name), if any.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .thread_name(|i| format!("w{i}"))
+    ///     .build_scoped(|t| { assert_eq!(t.name(), Some("w0")); t.run() }, |_| ())
+    ///     .unwrap();
+    /// ```
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The stack size set with [`ThreadPoolBuilder::stack_size`](crate::ThreadPoolBuilder::stack_size), if any.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .build_scoped(|t| { assert_eq!(t.stack_size(), None); t.run() }, |_| ())
+    ///     .unwrap();
+    /// ```
+    pub fn stack_size(&self) -> Option<usize> {
+        self.stack_size
+    }
+
+    /// Runs the worker on the current thread until the pool terminates.
+    ///
+    /// ```
+    /// prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .build_scoped(|t| t.run(), |pool| pool.install(|| ()))
+    ///     .unwrap();
+    /// ```
+    pub fn run(self) {
+        let worker = self.worker;
+        // SAFETY: `worker` lives on this frame until `clear_current` below.
+        unsafe { WorkerThread::set_current(&worker) };
+        worker.main_loop();
+        WorkerThread::clear_current();
+    }
+}
+
+/// How a builder starts its worker threads. Implemented by the builder's two spawn
+/// types only: the default (`std::thread`) and a user's spawn handler.
+pub trait ThreadSpawn {
+    /// Starts a thread that calls [`ThreadBuilder::run`].
+    fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()>;
+}
+
+/// Spawns workers on new `std::thread`s, named and sized as the builder says; the
+/// threads are detached (a pool's drop does not wait for them, as in Rayon).
+#[derive(Debug, Default)]
+pub struct DefaultSpawn;
+
+impl ThreadSpawn for DefaultSpawn {
+    fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()> {
+        let mut b = std::thread::Builder::new();
+        if let Some(name) = thread.name() {
+            b = b.name(name.to_owned());
+        }
+        if let Some(size) = thread.stack_size() {
+            b = b.stack_size(size);
+        }
+        b.spawn(move || thread.run()).map(drop)
+    }
+}
+
+/// Spawns workers through a user's handler (see
+/// [`ThreadPoolBuilder::spawn_handler`](crate::ThreadPoolBuilder::spawn_handler)).
+#[derive(Debug)]
+pub struct CustomSpawn<F>(pub(crate) F);
+
+impl<F> ThreadSpawn for CustomSpawn<F>
+where
+    F: FnMut(ThreadBuilder) -> io::Result<()>,
+{
+    fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()> {
+        (self.0)(thread)
+    }
+}
