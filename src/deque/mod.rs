@@ -9,7 +9,9 @@
 //! - `ChaseLev` (the default): crossbeam-deque's Chase-Lev deque.
 //! - `Bwos`: the block-based BWoS queue of `bwos/`, whose owner pushes and pops without
 //!   fences and meets thieves once per block. Jobs it has not granted yet are
-//!   invisible to thieves until its next push or pop (see `bwos/worker.rs`).
+//!   invisible to thieves until its next push or pop, or its next safe point after a
+//!   thief asked (see `bwos/worker.rs` and `DequeKind::Bwos`): an owner blocked in user
+//!   code keeps them.
 //!
 //! The injector is crossbeam's with either kind. The kind is a value, dispatched by
 //! `match` in each method: one predictable branch per call.

@@ -428,6 +428,10 @@ impl WorkerThread {
     fn answer_requests(&self) {
         let requests = self.flags().take();
         if requests.publish() {
+            // An idle thief asked: besides a pending frame, every queued job becomes
+            // stealable (a BWoS deque keeps its newest private until its owner's next
+            // push or pop, which a busy owner may not do for a while).
+            self.deque.grant_all();
             self.publish_paced();
         }
         if requests.preempt() {

@@ -13,7 +13,8 @@
 //! grants the older half of its private slots. A job therefore waits at most until its
 //! owner's next push or pop to become stealable, and a job pushed on a queue with
 //! nothing else to steal is granted at once. An owner about to stop for a while
-//! (parked by the shares scheduler) grants everything (`grant_all`).
+//! (parked by the shares scheduler) grants everything (`grant_all`), and so does one
+//! that an idle thief asked to publish, at its next safe point (`pool/worker.rs`).
 
 use std::cell::Cell;
 
