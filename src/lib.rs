@@ -110,4 +110,4 @@ mod shares;
 #[cfg(feature = "progress")]
 pub mod progress;
 
-pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};
+pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};

@@ -8,6 +8,7 @@ use super::build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
 use super::current_thread::adopt_current_thread;
 use super::global;
 use super::registry::{Handlers, Registry};
+use super::retire::{RetireSpec, ScopedSpawner, Spawner};
 use super::sleep::THREADS_MAX;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::thread_pool::ThreadPool;
@@ -42,8 +43,12 @@ struct Config {
     share_cores: Option<usize>,
     /// The workers' deques; `None`: `PRORATA_DEQUE`, else the default.
     deque: Option<DequeKind>,
+    root_tickets: Option<u32>,
     /// Give each worker job and steal counters (a share's sub-pool).
     count_jobs: bool,
+    /// Workers retire after this long idle and start when there is work, through
+    /// this spawner (a share's sub-pool; see `retire.rs`).
+    retire: Option<(std::time::Duration, Option<Spawner>)>,
 }
 
 impl Default for ThreadPoolBuilder {
@@ -70,6 +75,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("share_quantum", &c.share_quantum)
             .field("share_cores", &c.share_cores)
             .field("deque", &c.deque)
+            .field("root_tickets", &c.root_tickets)
             .finish_non_exhaustive()
     }
 }
@@ -104,18 +110,25 @@ impl ThreadPoolBuilder {
     {
         std::thread::scope(|s| {
             let wrapper = &wrapper;
-            let pool = self
-                .spawn_handler(|thread| {
-                    let mut b = std::thread::Builder::new();
-                    if let Some(name) = thread.name() {
-                        b = b.name(name.to_owned());
-                    }
-                    if let Some(size) = thread.stack_size() {
-                        b = b.stack_size(size);
-                    }
-                    b.spawn_scoped(s, move || wrapper(thread)).map(drop)
-                })
-                .build()?;
+            let spawn_one = move |thread: ThreadBuilder| {
+                let mut b = std::thread::Builder::new();
+                if let Some(name) = thread.name() {
+                    b = b.name(name.to_owned());
+                }
+                if let Some(size) = thread.stack_size() {
+                    b = b.stack_size(size);
+                }
+                b.spawn_scoped(s, move || wrapper(thread)).map(drop)
+            };
+            // The pool's shares start their workers on this scope too, through the
+            // wrapper, until `build_scoped` ends.
+            // SAFETY: `_close` closes the spawner when this frame ends (also on
+            // unwinding), before the scope and `spawn_one` it borrows.
+            let scoped = unsafe { ScopedSpawner::new(Box::new(spawn_one)) };
+            let _close = CloseScope(&scoped);
+            let registry = self.spawn_handler(spawn_one).build_registry()?;
+            registry.shares.set_scoped(scoped.clone());
+            let pool = ThreadPool::new(registry);
             let result = unwind::halt_unwinding(|| with_pool(&pool));
             drop(pool);
             match result {
@@ -169,9 +182,11 @@ impl<S> ThreadPoolBuilder<S> {
     /// Makes the thread calling `build` worker 0 of the pool: it does not run a main loop,
     /// but it executes the pool's jobs whenever it waits inside the pool (and `join` or
     /// `scope` called on it run in this pool). It stops being a worker when the pool is
-    /// dropped on this thread (or when the thread exits). Jobs queued on worker 0 run
-    /// only when this thread waits in the pool or another worker steals them; with
-    /// `num_threads(1)`, work injected from other threads waits for this thread.
+    /// dropped on this thread (or when the thread exits); a new thread then takes worker
+    /// 0's place until the pool's queued and spawned work is done. Until then, jobs
+    /// queued on worker 0 run only when this thread waits in the pool or another worker
+    /// steals them; with `num_threads(1)`, work injected from other threads waits for
+    /// this thread.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new()
@@ -205,7 +220,8 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// The stack size of the worker threads, in bytes.
+    /// The stack size of the worker threads, in bytes (also of the workers of the
+    /// pool's shares).
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().stack_size(1 << 20).build().unwrap();
@@ -217,7 +233,8 @@ impl<S> ThreadPoolBuilder<S> {
     }
 
     /// Called with the payload of a panic in a job started by `spawn`, `spawn_fifo` or
-    /// `spawn_broadcast`, or in a start or exit handler (panics in `join`, `scope`,
+    /// `spawn_broadcast` (in the pool or in one of its shares), or in a start or exit
+    /// handler (panics in `join`, `scope`,
     /// `install` and `broadcast` go back to their caller instead). **Without a panic
     /// handler, such a panic aborts the process**, as in Rayon: nobody waits for a
     /// spawned job, so there is nobody to report it to. If the handler itself panics,
@@ -242,7 +259,7 @@ impl<S> ThreadPoolBuilder<S> {
     where
         H: Fn(Box<dyn std::any::Any + Send>) + Send + Sync + 'static,
     {
-        self.config.handlers.panic = Some(Box::new(handler));
+        self.config.handlers.panic = Some(Arc::new(handler));
         self
     }
 
@@ -312,11 +329,15 @@ impl<S> ThreadPoolBuilder<S> {
     /// The scheduling quantum of the pool's shares (default 4 ms): how often a share
     /// over its proportion is asked to give a core back.
     ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroShareQuantum`] on zero.
+    ///
     /// ```
-    /// let pool = prorata::ThreadPoolBuilder::new()
-    ///     .share_quantum(std::time::Duration::from_millis(2))
-    ///     .build()
-    ///     .unwrap();
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    /// use std::time::Duration;
+    ///
+    /// let pool = ThreadPoolBuilder::new().share_quantum(Duration::from_millis(2)).build().unwrap();
+    /// let err = ThreadPoolBuilder::new().share_quantum(Duration::ZERO).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareQuantum);
     /// ```
     pub fn share_quantum(mut self, quantum: std::time::Duration) -> Self {
         self.config.share_quantum = Some(quantum);
@@ -361,8 +382,8 @@ impl<S> ThreadPoolBuilder<S> {
 
     /// The work-stealing deque each worker owns (see [`DequeKind`]). Without this call,
     /// the environment variable `PRORATA_DEQUE` decides (`chase-lev` or `bwos`; other
-    /// values are ignored), else [`DequeKind::ChaseLev`]. The pools of a pool's
-    /// [shares](crate::ThreadPool::share) follow `PRORATA_DEQUE` and the default too.
+    /// values are ignored), else [`DequeKind::ChaseLev`]. A pool's
+    /// [shares](crate::ThreadPool::share) use the pool's kind.
     ///
     /// ```
     /// use prorata::prelude::*;
@@ -389,10 +410,53 @@ impl<S> ThreadPoolBuilder<S> {
             .unwrap_or_default()
     }
 
+    /// What a share's sub-pool takes from the pool (or share) it is made from, so
+    /// that work behaves in a share as in its pool: the panic handler (a panic in a
+    /// job spawned into a share goes where the pool's would) and the stack size (a
+    /// job that fits in the pool's stacks fits in the share's), and the kind of deque.
+    pub(crate) fn inherit(mut self, parent: &Registry) -> Self {
+        self.config.handlers.panic = parent.handlers.panic.clone();
+        self.config.stack_size = parent.stack_size;
+        self.config.deque = Some(parent.deque);
+        self
+    }
+
+    /// The tickets of the jobs run on the pool outside any share (plain
+    /// `install`, `join`, `par_iter`, `spawn`), against its top-level shares
+    /// (default 100). From the pool's first share on, its own workers take a core
+    /// like a share's do, so the pool's own jobs get their fraction and no more,
+    /// and [`ThreadPool::stats`] reports what they received.
+    ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroRootTickets`] on 0.
+    ///
+    /// ```
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    ///
+    /// // The pool's own jobs weigh 100 against a share's 300: a quarter of the cores.
+    /// let pool = ThreadPoolBuilder::new().num_threads(2).root_tickets(100).build().unwrap();
+    /// let background = pool.share(300).unwrap();
+    /// assert_eq!(pool.install(|| 6 * 7) + background.install(|| 0), 42);
+    ///
+    /// let err = ThreadPoolBuilder::new().root_tickets(0).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroRootTickets);
+    /// ```
+    pub fn root_tickets(mut self, tickets: u32) -> Self {
+        self.config.root_tickets = Some(tickets);
+        self
+    }
+
     /// Makes the workers count the jobs they run and the jobs they steal (for
     /// `Share::stats`); a pool built without it counts nothing.
     pub(crate) fn count_jobs(mut self) -> Self {
         self.config.count_jobs = true;
+        self
+    }
+
+    /// Makes the workers start only when the pool has work and exit after `idle`
+    /// without any, started by `spawn` (standard threads if `None`). For share
+    /// sub-pools: their threads follow their use.
+    pub(crate) fn retire_idle(mut self, idle: std::time::Duration, spawn: Option<Spawner>) -> Self {
+        self.config.retire = Some((idle, spawn));
         self
     }
 
@@ -449,23 +513,51 @@ impl<S> ThreadPoolBuilder<S> {
                 ThreadPoolBuildErrorKind::ZeroShareCores,
             ));
         }
+        if self.config.share_quantum == Some(std::time::Duration::ZERO) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroShareQuantum,
+            ));
+        }
+        if self.config.root_tickets == Some(0) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroRootTickets,
+            ));
+        }
         if self.config.use_current_thread && WorkerThread::current().is_some() {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
             ));
         }
         let n = self.resolved_num_threads();
+        let retire = self.config.retire.take().map(|(idle, spawn)| {
+            assert!(
+                !self.config.use_current_thread,
+                "prorata: a retiring pool runs no user thread"
+            );
+            RetireSpec {
+                idle,
+                spawn: spawn.unwrap_or_else(|| Arc::new(|t| DefaultSpawn.spawn(t))),
+                names: (0..n)
+                    .map(|i| self.config.thread_name.as_mut().map(|f| f(i)))
+                    .collect(),
+                stack_size: self.config.stack_size,
+            }
+        });
         let (registry, deques) = Registry::new(
             n,
             std::mem::take(&mut self.config.handlers),
+            self.config.stack_size,
             self.config.count_jobs,
             self.resolved_deque(),
+            retire,
         );
-        registry.shares.configure(
-            self.config.share_policy,
-            self.config.share_quantum,
-            self.config.share_cores,
-        );
+        registry.shares.configure(crate::shares::ShareConfig {
+            policy: self.config.share_policy,
+            quantum: self.config.share_quantum,
+            cores: self.config.share_cores,
+            root_tickets: self.config.root_tickets,
+            current_thread_worker: self.config.use_current_thread,
+        });
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;
@@ -485,11 +577,32 @@ impl<S> ThreadPoolBuilder<S> {
                 return Err(ThreadPoolBuildError::thread_spawn(e));
             }
         }
+        if let Some(retirement) = &registry.retire {
+            // A retiring pool's workers start once now, so that a thread the OS refuses
+            // is this build's error (later restarts cannot report one); idle, they
+            // retire within `Retirement::idle`.
+            (0..n).for_each(|i| {
+                registry.sleep.wake_specific_thread(i);
+            });
+            if let Some(e) = retirement.end_of_build() {
+                drop(guard);
+                return Err(ThreadPoolBuildError::thread_spawn(e));
+            }
+        }
         std::mem::forget(guard);
         if let Some(deque) = current {
             adopt_current_thread(Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque)));
         }
         Ok(registry)
+    }
+}
+
+/// Closes a `build_scoped` pool's spawner when its frame ends.
+struct CloseScope<'a>(&'a Arc<ScopedSpawner>);
+
+impl Drop for CloseScope<'_> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 

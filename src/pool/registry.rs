@@ -2,13 +2,15 @@
 //! sleep state, the handlers) and the ways into it from outside.
 
 use std::any::Any;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::retire::{RetireSpec, Retirement};
+use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
@@ -25,6 +27,9 @@ pub(crate) struct ThreadInfo {
     pub(crate) stealer: Stealer<JobRef>,
     /// Jobs that only this worker may run (broadcasts).
     pub(crate) broadcasts: Injector<JobRef>,
+    /// The FIFO behind the `spawn_fifo` tokens this worker pushes (here rather than
+    /// in the worker, which may go away before its tokens run).
+    pub(crate) fifo: JobFifo,
     /// Set when the pool terminates; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
     /// Requests to the worker (the shares' preemption, a thief's publication request),
@@ -55,7 +60,8 @@ impl WorkerCounters {
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
-    pub(crate) panic: Option<Box<PanicHandler>>,
+    /// Shared with the pool's shares, whose spawned jobs' panics it also receives.
+    pub(crate) panic: Option<Arc<PanicHandler>>,
     pub(crate) start: Option<Box<IndexHandler>>,
     pub(crate) exit: Option<Box<IndexHandler>>,
 }
@@ -69,21 +75,32 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// The workers' stack size, if the builder set one (a share's workers get it too).
+    pub(crate) stack_size: Option<usize>,
+    /// The kind of the workers' deques (a share's workers get it too).
+    pub(crate) deque: DequeKind,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// One entry per worker when the pool counts its jobs and steals (a share's
     /// sub-pool); empty otherwise, and then the workers count nothing.
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
+    /// Set when idle workers retire (a share's sub-pool): their threads exit and
+    /// start again when woken.
+    pub(crate) retire: Option<Retirement>,
 }
 
 impl Registry {
     /// A registry for `n` workers, with their deques' owner ends (one per worker, of
-    /// kind `deque`); `count` gives each worker job and steal counters.
+    /// kind `deque`); `count` gives each worker job and steal counters. With `retire`,
+    /// the workers retire when idle and start when woken (`retire.rs`): none is
+    /// started yet, the deques stay in the registry, and none is returned.
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
+        stack_size: Option<usize>,
         count: bool,
         deque: DequeKind,
+        retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
@@ -93,24 +110,57 @@ impl Registry {
                 crossbeam_utils::CachePadded::new(ThreadInfo {
                     stealer: d.stealer(),
                     broadcasts: Injector::new(),
+                    fifo: JobFifo::new(),
                     terminate: CoreLatch::new(),
                     flags: WorkerFlags::default(),
                     frames: FrameStack::new(),
                 })
             })
             .collect();
-        let registry = Arc::new(Registry {
-            thread_infos,
-            sleep: Sleep::new(n),
-            injector: Injector::new(),
-            terminate_count: AtomicUsize::new(1),
-            handlers,
-            shares: Default::default(),
-            counters: (0..if count { n } else { 0 })
-                .map(|_| Default::default())
-                .collect(),
+        let counters = (0..if count { n } else { 0 })
+            .map(|_| Default::default())
+            .collect();
+        let Some(spec) = retire else {
+            let registry = Arc::new(Registry {
+                thread_infos,
+                sleep: Sleep::new(n),
+                injector: Injector::new(),
+                terminate_count: AtomicUsize::new(1),
+                handlers,
+                stack_size,
+                deque,
+                shares: Default::default(),
+                counters,
+                retire: None,
+            });
+            return (registry, deques);
+        };
+        let registry = Arc::new_cyclic(|me: &Weak<Registry>| {
+            let me = me.clone();
+            let restart = move |index: usize| {
+                if let Some(r) = me.upgrade() {
+                    r.retire.as_ref().expect("retiring").restart(&r, index);
+                }
+            };
+            Registry {
+                thread_infos,
+                sleep: Sleep::retiring(n, Box::new(restart)),
+                injector: Injector::new(),
+                terminate_count: AtomicUsize::new(1),
+                handlers,
+                stack_size,
+                deque,
+                shares: Default::default(),
+                counters,
+                retire: Some(Retirement::new(spec, deques)),
+            }
         });
-        (registry, deques)
+        // Each worker counts as retired while asleep on its terminate latch, so
+        // terminating the pool goes through its wake-up (which starts nobody).
+        for info in &registry.thread_infos {
+            info.terminate.fall_asleep();
+        }
+        (registry, Vec::new())
     }
 
     /// Number of workers.

@@ -79,9 +79,29 @@ impl ThreadPool {
     /// assert!(pool.share(0).is_err());
     /// ```
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
-        let n = self.registry.num_threads();
-        let permits = self.registry.shares.permits(n);
-        crate::Share::create(permits, None, n, tickets)
+        let permits = crate::shares::root_permits(&self.registry);
+        let (n, scoped) = (self.registry.num_threads(), self.registry.shares.scoped());
+        crate::Share::create(&self.registry, &permits, None, n, tickets, scoped)
+    }
+
+    /// What the jobs run on this pool outside any share received (core time,
+    /// grants, parks, preemptions), counted from the pool's first share on: from
+    /// then, they take part in the division of the cores as a share holding
+    /// [`root_tickets`](crate::ThreadPoolBuilder::root_tickets). A plain pool's
+    /// workers count no jobs or steals (`jobs` and `steals` are 0).
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.stats().grants, 0); // no share yet: nothing is counted
+    /// let _share = pool.share(100).unwrap();
+    /// let sum: u64 = pool.install(|| (0..100_000u64).into_par_iter().sum());
+    /// assert_eq!(sum, 4_999_950_000);
+    /// assert!(pool.stats().grants >= 1);
+    /// ```
+    pub fn stats(&self) -> crate::ShareStats {
+        crate::ShareStats::of_root(&self.registry)
     }
 
     /// The pool's registry (for the shares layer).

@@ -22,6 +22,10 @@ pub enum ShareError {
     TicketOverflow,
     /// The pool (or the parent share) is shutting down and takes no new shares.
     PoolShuttingDown,
+    /// The operating system refused to start the share's worker threads.
+    ThreadSpawn,
+    /// Tickets can only be lent to a share of the same pool.
+    DifferentPools,
 }
 
 impl fmt::Display for ShareError {
@@ -32,6 +36,8 @@ impl fmt::Display for ShareError {
                 "the tickets of the shares of one pool or currency would exceed u32::MAX"
             }
             ShareError::PoolShuttingDown => "the pool is shutting down and takes no new shares",
+            ShareError::ThreadSpawn => "could not start the worker threads of the share",
+            ShareError::DifferentPools => "tickets can only be lent to a share of the same pool",
         })
     }
 }

@@ -1,14 +1,15 @@
 //! `Share`: a sub-pool of a pool, entitled to a proportion of its cores.
 
 use std::fmt;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::error::ShareError;
 use super::permits::Permits;
-use super::pool_link::ShareWorkers;
+use super::pool_link::{Lend, ShareWorkers};
 use super::tree::ShareId;
+use crate::pool::{Registry, ScopedSpawner};
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -36,6 +37,9 @@ use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 pub struct Share {
     pool: Option<ThreadPool>,
     workers: Arc<ShareWorkers>,
+    /// Set for a share of a `build_scoped` pool: its workers start on that
+    /// pool's scope, which must not have ended when the share is given work.
+    scoped: Option<Arc<ScopedSpawner>>,
 }
 
 /// What a share received so far (see [`Share::stats`]): core time, jobs, steals,
@@ -73,6 +77,31 @@ pub struct ShareStats {
     pub steals: u64,
 }
 
+/// A loan of one share's tickets to another, made by [`Share::lend_to`]; it ends
+/// when dropped.
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let (a, b, c) = (pool.share(1).unwrap(), pool.share(1).unwrap(), pool.share(1).unwrap());
+/// // Two lenders: `c` computes with three shares' worth while both loans last.
+/// let (from_a, from_b) = (a.lend_to(&c).unwrap(), b.lend_to(&c).unwrap());
+/// assert_eq!(c.install(|| 2 + 2), 4);
+/// drop((from_a, from_b));
+/// ```
+#[must_use = "the loan ends when dropped"]
+pub struct TicketLoan<'a> {
+    _lend: Option<Lend>,
+    _shares: std::marker::PhantomData<&'a Share>,
+}
+
+impl fmt::Debug for TicketLoan<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TicketLoan")
+            .field("active", &self._lend.is_some())
+            .finish()
+    }
+}
+
 impl fmt::Debug for Share {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Share")
@@ -83,39 +112,36 @@ impl fmt::Debug for Share {
 
 impl Share {
     /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
-    /// permits are `permits`, with `cores` workers.
+    /// permits are `permits`, with `cores` workers; `from` is the pool or share it is
+    /// made from, whose panic handler and stack size it takes; `scoped` starts the
+    /// workers of a share of a `build_scoped` pool.
     pub(crate) fn create(
+        from: &Registry,
         permits: &Arc<Permits>,
         parent: Option<ShareId>,
         cores: usize,
         tickets: u32,
+        scoped: Option<&Arc<ScopedSpawner>>,
     ) -> Result<Share, ShareError> {
         let parent = parent.unwrap_or_else(|| permits.root());
         let id = permits.add_share(parent, tickets)?;
-        let cell: Arc<OnceLock<Arc<ShareWorkers>>> = Arc::default();
-        let exit_cell = cell.clone();
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
             .count_jobs()
-            .exit_handler(move |i| {
-                if let Some(w) = exit_cell.get() {
-                    w.release(i);
-                }
-            })
+            .inherit(from)
+            .retire_idle(IDLE_WORKER_LIFETIME, scoped.map(ScopedSpawner::spawner))
             .build();
+        // The sub-pool's builder can only fail to start its threads.
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
-            return Err(ShareError::PoolShuttingDown);
+            return Err(ShareError::ThreadSpawn);
         };
-        let registry = Arc::downgrade(pool.registry());
-        let raise = move |i: usize| {
-            if let Some(r) = registry.upgrade() {
-                r.thread_infos[i].flags.raise_preempt();
-            }
-        };
+        if let Some(spawner) = scoped {
+            spawner.track(pool.registry());
+        }
+        let raise = raiser(pool.registry());
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
-        let _ = cell.set(workers.clone());
         pool.registry().shares.set_member(workers.clone());
         crate::pool::enable_shares();
         // No worker holds a core yet: each takes one before its first job.
@@ -123,11 +149,25 @@ impl Share {
         Ok(Share {
             pool: Some(pool),
             workers,
+            scoped: scoped.cloned(),
         })
     }
 
     fn pool(&self) -> &ThreadPool {
         self.pool.as_ref().expect("a live share has its pool")
+    }
+
+    /// The sub-pool, to give it work: a share of a `build_scoped` pool cannot be
+    /// given work once `build_scoped` has returned (its workers would run outside
+    /// the wrapper that sets up their threads).
+    fn live_pool(&self) -> &ThreadPool {
+        if self.scoped.as_ref().is_some_and(|s| s.is_closed()) {
+            panic!(
+                "prorata: a share of a scoped pool was given work after \
+                 ThreadPoolBuilder::build_scoped returned"
+            );
+        }
+        self.pool()
     }
 
     /// A share of this share's value: its tickets are in this share's currency.
@@ -141,7 +181,15 @@ impl Share {
     /// ```
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
         let w = &self.workers;
-        Share::create(&w.permits, Some(w.id), self.current_num_threads(), tickets)
+        let (n, scoped) = (self.current_num_threads(), self.scoped.as_ref());
+        Share::create(
+            self.pool().registry(),
+            &w.permits,
+            Some(w.id),
+            n,
+            tickets,
+            scoped,
+        )
     }
 
     /// Changes this share's tickets (inflation or deflation); effective within a
@@ -156,6 +204,46 @@ impl Share {
     pub fn set_tickets(&self, tickets: u32) -> Result<(), ShareError> {
         let w = &self.workers;
         w.permits.with(|a| a.set_tickets(w.id, tickets))
+    }
+
+    /// Lends this share's tickets to `to` until the returned loan is dropped
+    /// (ticket transfer, Waldspurger section 2.2): code that waits for work it
+    /// handed to another share lends it its rights meanwhile, so the work it waits
+    /// for is not slowed by its low tickets. While the loan lasts, `to` computes
+    /// with its own tickets plus this share's value (shared equally with this
+    /// share's own work if it still has some); loans from several lenders add up.
+    /// A `b.install(..)` called from inside this share lends automatically; this
+    /// is for waits prorata does not see (a channel, a future, another thread).
+    ///
+    /// Lending to itself lends nothing; lending to a share of another pool is an
+    /// error ([`ShareError::DifferentPools`]).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (waiter, worker) = (pool.share(300).unwrap(), pool.share(100).unwrap());
+    /// let loan = waiter.lend_to(&worker).unwrap(); // worker now counts 400 tickets
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// worker.spawn(move || tx.send(6 * 7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 42);
+    /// drop(loan); // back to 100
+    ///
+    /// let other = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let stranger = other.share(1).unwrap();
+    /// assert_eq!(
+    ///     waiter.lend_to(&stranger).unwrap_err(),
+    ///     prorata::ShareError::DifferentPools
+    /// );
+    /// ```
+    pub fn lend_to<'a>(&'a self, to: &'a Share) -> Result<TicketLoan<'a>, ShareError> {
+        let (from, to) = (&self.workers, &to.workers);
+        if !Arc::ptr_eq(&from.permits, &to.permits) {
+            return Err(ShareError::DifferentPools);
+        }
+        let lend = (from.id != to.id).then(|| Lend::new(&from.permits, from.id, to.id));
+        Ok(TicketLoan {
+            _lend: lend,
+            _shares: std::marker::PhantomData,
+        })
     }
 
     /// Core time, grants, parks, preemptions, jobs and steals of this share so far
@@ -176,14 +264,7 @@ impl Share {
         let sum = |f: fn(&crate::pool::WorkerCounters) -> &AtomicU64| -> u64 {
             counters.iter().map(|c| f(c).load(Ordering::Relaxed)).sum()
         };
-        ShareStats {
-            core_time: Duration::from_nanos(st.core_nanos),
-            grants: st.grants,
-            parks: st.parks,
-            preemptions: st.preemptions,
-            jobs: sum(|c| &c.jobs),
-            steals: sum(|c| &c.steals),
-        }
+        ShareStats::new(st, sum(|c| &c.jobs), sum(|c| &c.steals))
     }
 
     /// Runs `op` in this share (see [`ThreadPool::install`]); parallel iterators
@@ -198,7 +279,7 @@ impl Share {
         OP: FnOnce() -> R + Send,
         R: Send,
     {
-        self.pool().install(op)
+        self.live_pool().install(op)
     }
 
     /// [`crate::join`] in this share.
@@ -214,7 +295,7 @@ impl Share {
         RA: Send,
         RB: Send,
     {
-        self.pool().join(a, b)
+        self.live_pool().join(a, b)
     }
 
     /// [`crate::scope`] in this share.
@@ -230,7 +311,7 @@ impl Share {
         OP: FnOnce(&Scope<'scope>) -> R + Send,
         R: Send,
     {
-        self.pool().scope(op)
+        self.live_pool().scope(op)
     }
 
     /// [`crate::scope_fifo`] in this share.
@@ -246,7 +327,7 @@ impl Share {
         OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
         R: Send,
     {
-        self.pool().scope_fifo(op)
+        self.live_pool().scope_fifo(op)
     }
 
     /// [`crate::in_place_scope`] whose spawns run in this share.
@@ -261,10 +342,12 @@ impl Share {
     where
         OP: FnOnce(&Scope<'scope>) -> R,
     {
-        self.pool().in_place_scope(op)
+        self.live_pool().in_place_scope(op)
     }
 
-    /// Runs `op` in this share in the background.
+    /// Runs `op` in this share in the background. A panic in `op` goes to the panic
+    /// handler of the pool the share was made from (through its parent shares); as
+    /// with [`ThreadPool::spawn`], the process aborts if that pool has none.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -276,7 +359,7 @@ impl Share {
     where
         OP: FnOnce() + Send + 'static,
     {
-        self.pool().spawn(op)
+        self.live_pool().spawn(op)
     }
 
     /// Like [`Share::spawn`], in FIFO order.
@@ -291,7 +374,7 @@ impl Share {
     where
         OP: FnOnce() + Send + 'static,
     {
-        self.pool().spawn_fifo(op)
+        self.live_pool().spawn_fifo(op)
     }
 
     /// Runs `op` on every worker of this share.
@@ -305,7 +388,7 @@ impl Share {
         OP: Fn(BroadcastContext<'_>) -> R + Sync,
         R: Send,
     {
-        self.pool().broadcast(op)
+        self.live_pool().broadcast(op)
     }
 
     /// Number of workers of this share (the pool's).
@@ -329,6 +412,56 @@ impl Drop for Share {
     }
 }
 
+/// How long a share's worker sleeps with nothing to do before its thread exits
+/// (it starts again when the share has work): a share's threads follow its use,
+/// so a pool's threads grow with the shares that run at once, not with the
+/// shares that exist.
+const IDLE_WORKER_LIFETIME: Duration = Duration::from_secs(1);
+
+/// Raises worker `i`'s preemption flag in `registry`'s pool (while it lives), so
+/// that its next safe point takes or gives back a core.
+fn raiser(registry: &Arc<Registry>) -> impl Fn(usize) + Clone + Send + Sync + 'static {
+    let registry = Arc::downgrade(registry);
+    move |i: usize| {
+        if let Some(r) = registry.upgrade() {
+            r.thread_infos[i].flags.raise_preempt();
+        }
+    }
+}
+
+/// The permits of the root pool of `registry`, made at its first share; from then
+/// on the pool's own workers take part as the root share.
+pub(crate) fn root_permits(registry: &Arc<Registry>) -> Arc<Permits> {
+    let permits = registry
+        .shares
+        .root_permits(registry.num_threads(), raiser(registry));
+    crate::pool::enable_shares();
+    permits.clone()
+}
+
+impl ShareStats {
+    /// The allocator's figures with the jobs and steals counted by the workers.
+    fn new(st: super::accounting::ShareStats, jobs: u64, steals: u64) -> Self {
+        ShareStats {
+            core_time: Duration::from_nanos(st.core_nanos),
+            grants: st.grants,
+            parks: st.parks,
+            preemptions: st.preemptions,
+            jobs,
+            steals,
+        }
+    }
+
+    /// What the allocator counted for the jobs run on `registry`'s pool outside
+    /// any share (all zero before its first share).
+    pub(crate) fn of_root(registry: &Registry) -> Self {
+        match registry.shares.permits_made() {
+            Some(p) => ShareStats::new(p.stats(p.root()), 0, 0),
+            None => ShareStats::default(),
+        }
+    }
+}
+
 /// A share of `tickets` of the global pool.
 ///
 /// ```
@@ -338,6 +471,13 @@ impl Drop for Share {
 /// ```
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
-    let cores = registry.num_threads();
-    Share::create(registry.shares.permits(cores), None, cores, tickets)
+    let permits = root_permits(registry);
+    Share::create(
+        registry,
+        &permits,
+        None,
+        registry.num_threads(),
+        tickets,
+        None,
+    )
 }
