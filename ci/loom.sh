@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Model-checks the concurrency protocols (latches, sleep/wake, retiring workers, core
-# permits) with loom. The models are
-# unit tests named `loom_*` in src/pool/loom_tests.rs, compiled only with `--cfg loom`,
-# where src/pool/sync.rs maps the protocols' atomics, mutexes and condvars to loom's.
+# Model-checks the concurrency protocols with loom: latches, sleep/wake, retiring workers,
+# core permits (unit tests named `loom_*` in src/pool/loom_tests.rs, where
+# src/pool/sync.rs maps the protocols' atomics, mutexes and condvars to loom's) and the
+# BWoS deque (src/deque/bwos/loom_tests.rs, with src/deque/bwos/sync.rs). The models
+# compile only with `--cfg loom`.
 # Builds into its own target directory because `--cfg loom` changes every crate.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -9,5 +9,5 @@ cd "$(dirname "$0")/.."
 secs="${PRORATA_SOAK_SECS:-30}"
 for workers in 2 8; do
   PRORATA_SOAK_SECS="$secs" PRORATA_SOAK_WORKERS="$workers" \
-    cargo test --release --test soak -- --ignored --nocapture
+    cargo test --release --all-features --test soak -- --ignored --nocapture
 done

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
 # The test command from README.md (keep the two identical): every test, doctest and
 # example build, with every cargo feature (`progress`) on. ci/msrv.sh checks that the
-# library also builds with no feature.
+# library also builds with no feature. Then the pool, iterator and shares tests once
+# more with the BWoS worker deque (every pool built without `ThreadPoolBuilder::deque`
+# reads PRORATA_DEQUE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --all-features
+tests=()
+for t in tests/pool_*.rs tests/iter_*.rs tests/shares_*.rs; do
+  tests+=(--test "$(basename "$t" .rs)")
+done
+PRORATA_DEQUE=bwos cargo test --release --all-features "${tests[@]}"

@@ -12,8 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v valgrind >/dev/null || { echo "valgrind: not installed"; exit 1; }
 
-# The test binaries, built as ci/test.sh builds them (no rebuild if up to date).
-mapfile -t exes < <(cargo test --release --no-run --message-format=json 2>/dev/null |
+# The test binaries, built as ci/test.sh builds them (same features: no rebuild).
+mapfile -t exes < <(cargo test --release --all-features --no-run --message-format=json 2>/dev/null |
   python3 -c '
 import json, sys
 for line in sys.stdin:

@@ -3,6 +3,7 @@
 //! not wait for ever while other workers could run that work, as in Rayon. Each case
 //! runs against both libraries.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Barrier};
 
@@ -92,6 +93,35 @@ macro_rules! progress_cases {
                 });
                 assert_eq!(sums, [0, 4950, 9900]);
             }
+
+            /// A scope's body waits on a channel its second spawn sends to (the first
+            /// spawn keeps a thief busy for a moment).
+            pub fn scope_body_waits_for_its_second_spawn() {
+                let got = pool(2).install(|| {
+                    $lib::scope(|s| {
+                        let (tx, rx) = mpsc::channel();
+                        s.spawn(|_| {});
+                        s.spawn(move |_| tx.send(5).unwrap());
+                        rx.recv().unwrap()
+                    })
+                });
+                assert_eq!(got, 5);
+            }
+
+            /// The same, but the body joins while it waits (a safe point, where a
+            /// worker answers an idle thief's request for work).
+            pub fn scope_body_joins_while_waiting_for_its_second_spawn() {
+                let done = AtomicBool::new(false);
+                pool(2).install(|| {
+                    $lib::scope(|s| {
+                        s.spawn(|_| {});
+                        s.spawn(|_| done.store(true, Ordering::Release));
+                        while !done.load(Ordering::Acquire) {
+                            $lib::join(|| std::hint::spin_loop(), || {});
+                        }
+                    })
+                });
+            }
         }
     };
 }
@@ -115,4 +145,17 @@ both!(
     deep_join_waits_for_its_other_half,
     join_halves_meet_at_a_barrier,
     producer_and_consumer_in_each_item,
+    scope_body_joins_while_waiting_for_its_second_spawn,
 );
+
+/// Not with the BWoS deque, which keeps its owner's newest jobs private until the
+/// owner's next push, pop or safe point: an owner blocked in user code never makes them
+/// stealable (see `DequeKind::Bwos`). CI reruns this file with `PRORATA_DEQUE=bwos`.
+#[test]
+fn scope_body_waits_for_its_second_spawn() {
+    theirs::scope_body_waits_for_its_second_spawn();
+    let bwos = std::env::var("PRORATA_DEQUE").is_ok_and(|v| v.trim().eq_ignore_ascii_case("bwos"));
+    if !bwos {
+        ours::scope_body_waits_for_its_second_spawn();
+    }
+}

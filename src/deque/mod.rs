@@ -1,10 +1,31 @@
 //! The work-stealing deques, behind one small interface.
 //!
-//! The pool only uses the three types of this module: [`Local`] (the owner's end of a
-//! worker deque: push and pop, LIFO), [`Stealer`] (the thieves' end: steal the oldest job)
-//! and [`Injector`] (the multi-producer queue for jobs coming from outside the pool).
-//! Today they wrap `crossbeam-deque` (Chase-Lev); a block-based BWoS deque can be added
-//! behind the same methods and chosen on the builder.
+//! The pool only uses the four types of this module: [`Local`] (the owner's end of a
+//! worker deque: push and pop, LIFO), [`Stealer`] (the thieves' end: steal the oldest
+//! job), [`Injector`] (the multi-producer queue for jobs coming from outside the pool)
+//! and [`Steal`]. Each pool chooses its worker deques with [`DequeKind`] (on the builder,
+//! or `PRORATA_DEQUE` in the environment):
+//!
+//! - `ChaseLev` (the default): crossbeam-deque's Chase-Lev deque.
+//! - `Bwos`: the block-based BWoS queue of `bwos/`, whose owner pushes and pops without
+//!   fences and meets thieves once per block. Jobs it has not granted yet are
+//!   invisible to thieves until its next push or pop, or its next safe point after a
+//!   thief asked (see `bwos/worker.rs` and `DequeKind::Bwos`): an owner blocked in user
+//!   code keeps them.
+//!
+//! The injector is crossbeam's with either kind. The kind is a value, dispatched by
+//! `match` in each method: one predictable branch per call.
+
+pub mod bench;
+mod bwos;
+mod injector;
+mod kind;
+
+#[cfg(all(test, not(loom)))]
+mod tests;
+
+pub(crate) use injector::Injector;
+pub use kind::DequeKind;
 
 /// The outcome of a steal attempt.
 #[derive(Debug)]
@@ -29,133 +50,114 @@ impl<T> From<crossbeam_deque::Steal<T>> for Steal<T> {
 }
 
 /// The owner's end of a worker deque (LIFO for the owner).
-pub(crate) struct Local<T>(crossbeam_deque::Worker<T>);
+pub(crate) enum Local<T> {
+    /// crossbeam's Chase-Lev worker.
+    ChaseLev(crossbeam_deque::Worker<T>),
+    /// A BWoS owner, and where batches taken from an injector land first.
+    Bwos(bwos::Worker<T>, injector::Batch<T>),
+}
 
 impl<T> Local<T> {
-    /// A new, empty deque.
-    pub(crate) fn new() -> Self {
-        Local(crossbeam_deque::Worker::new_lifo())
+    /// A new, empty deque of the given kind.
+    pub(crate) fn new(kind: DequeKind) -> Self {
+        match kind {
+            DequeKind::ChaseLev => Local::ChaseLev(crossbeam_deque::Worker::new_lifo()),
+            DequeKind::Bwos => Local::Bwos(
+                bwos::Worker::with_blocks(bwos::INITIAL_BLOCKS),
+                injector::Batch::new(),
+            ),
+        }
+    }
+
+    /// The kind of this deque.
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn kind(&self) -> DequeKind {
+        match self {
+            Local::ChaseLev(_) => DequeKind::ChaseLev,
+            Local::Bwos(..) => DequeKind::Bwos,
+        }
     }
 
     /// The thieves' end of this deque.
     pub(crate) fn stealer(&self) -> Stealer<T> {
-        Stealer(self.0.stealer())
+        match self {
+            Local::ChaseLev(w) => Stealer::ChaseLev(w.stealer()),
+            Local::Bwos(w, _) => Stealer::Bwos(w.stealer()),
+        }
     }
 
     /// Pushes a job on the owner's end.
     #[inline]
     pub(crate) fn push(&self, job: T) {
-        self.0.push(job)
+        match self {
+            Local::ChaseLev(w) => w.push(job),
+            Local::Bwos(w, _) => w.push(job),
+        }
     }
 
     /// Pops the newest job.
     #[inline]
     pub(crate) fn pop(&self) -> Option<T> {
-        self.0.pop()
+        match self {
+            Local::ChaseLev(w) => w.pop(),
+            Local::Bwos(w, _) => w.pop(),
+        }
+    }
+
+    /// Makes every queued job stealable, for an owner about to stop for a while (with
+    /// Chase-Lev they all are already; BWoS grants the jobs it kept private).
+    pub(crate) fn grant_all(&self) {
+        match self {
+            Local::ChaseLev(_) => {}
+            Local::Bwos(w, _) => w.grant_all(),
+        }
     }
 
     /// Whether the deque holds no job.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        match self {
+            Local::ChaseLev(w) => w.is_empty(),
+            Local::Bwos(w, _) => w.is_empty(),
+        }
     }
 
-    /// Number of queued jobs (for instrumentation).
+    /// Number of queued jobs (for instrumentation; with BWoS a lower bound, exact while
+    /// the jobs fit in one block).
     #[inline]
     pub(crate) fn len(&self) -> usize {
-        self.0.len()
+        match self {
+            Local::ChaseLev(w) => w.len(),
+            Local::Bwos(w, _) => w.len(),
+        }
     }
 }
 
 /// The thieves' end of a worker deque (FIFO: thieves take the oldest job).
-pub(crate) struct Stealer<T>(crossbeam_deque::Stealer<T>);
+pub(crate) enum Stealer<T> {
+    /// crossbeam's Chase-Lev stealer.
+    ChaseLev(crossbeam_deque::Stealer<T>),
+    /// A BWoS stealer.
+    Bwos(bwos::Stealer<T>),
+}
 
 impl<T> Stealer<T> {
     /// Steals the oldest job.
     #[inline]
     pub(crate) fn steal(&self) -> Steal<T> {
-        self.0.steal().into()
+        match self {
+            Stealer::ChaseLev(s) => s.steal().into(),
+            Stealer::Bwos(s) => s.steal(),
+        }
     }
 
-    /// Whether the deque looks empty.
+    /// Whether the deque looks empty (with BWoS, jobs not granted yet count as queued:
+    /// their owner grants them at its next push or pop).
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-/// A multi-producer, multi-consumer FIFO queue for jobs from outside the pool.
-pub(crate) struct Injector<T>(crossbeam_deque::Injector<T>);
-
-impl<T> Injector<T> {
-    /// A new, empty queue.
-    pub(crate) fn new() -> Self {
-        Injector(crossbeam_deque::Injector::new())
-    }
-
-    /// Appends a job.
-    #[inline]
-    pub(crate) fn push(&self, job: T) {
-        self.0.push(job)
-    }
-
-    /// Takes the oldest job.
-    #[inline]
-    pub(crate) fn steal(&self) -> Steal<T> {
-        self.0.steal().into()
-    }
-
-    /// Moves a batch of jobs into `dest` and pops one of them.
-    #[inline]
-    pub(crate) fn steal_batch_and_pop(&self, dest: &Local<T>) -> Steal<T> {
-        self.0.steal_batch_and_pop(&dest.0).into()
-    }
-
-    /// Whether the queue looks empty.
-    #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn owner_lifo_thief_fifo() {
-        let local = Local::new();
-        let stealer = local.stealer();
-        for i in 0..4 {
-            local.push(i);
+        match self {
+            Stealer::ChaseLev(s) => s.is_empty(),
+            Stealer::Bwos(s) => s.is_empty(),
         }
-        assert_eq!(local.len(), 4);
-        assert_eq!(local.pop(), Some(3));
-        assert!(matches!(stealer.steal(), Steal::Success(0)));
-        assert!(!stealer.is_empty());
-        assert_eq!(local.pop(), Some(2));
-        assert_eq!(local.pop(), Some(1));
-        assert!(local.is_empty());
-        assert!(matches!(stealer.steal(), Steal::Empty));
-    }
-
-    #[test]
-    fn injector_batch() {
-        let inj = Injector::new();
-        for i in 0..10 {
-            inj.push(i);
-        }
-        assert!(matches!(inj.steal(), Steal::Success(0)));
-        let local = Local::new();
-        assert!(matches!(inj.steal_batch_and_pop(&local), Steal::Success(_)));
-        let mut rest = 0;
-        while local.pop().is_some() {
-            rest += 1;
-        }
-        while let Steal::Success(_) = inj.steal() {
-            rest += 1;
-        }
-        assert_eq!(rest, 8);
-        assert!(inj.is_empty());
     }
 }

@@ -14,7 +14,7 @@ use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpaw
 use super::thread_pool::ThreadPool;
 use super::unwind;
 use super::worker::WorkerThread;
-use crate::deque::Local;
+use crate::deque::{DequeKind, Local};
 
 /// Builds a [`ThreadPool`] (or the global pool).
 ///
@@ -41,6 +41,8 @@ struct Config {
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
     share_cores: Option<usize>,
+    /// The workers' deques; `None`: `PRORATA_DEQUE`, else the default.
+    deque: Option<DequeKind>,
     root_tickets: Option<u32>,
     /// Give each worker job and steal counters (a share's sub-pool).
     count_jobs: bool,
@@ -72,6 +74,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("share_policy", &c.share_policy)
             .field("share_quantum", &c.share_quantum)
             .field("share_cores", &c.share_cores)
+            .field("deque", &c.deque)
             .field("root_tickets", &c.root_tickets)
             .finish_non_exhaustive()
     }
@@ -377,13 +380,44 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// The work-stealing deque each worker owns (see [`DequeKind`]). Without this call,
+    /// the environment variable `PRORATA_DEQUE` decides (`chase-lev` or `bwos`; other
+    /// values are ignored), else [`DequeKind::ChaseLev`]. A pool's
+    /// [shares](crate::ThreadPool::share) use the pool's kind.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    /// use prorata::DequeKind;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .deque(DequeKind::Bwos)
+    ///     .build()
+    ///     .unwrap();
+    /// let sum: u64 = pool.install(|| (1..=1000u64).into_par_iter().sum());
+    /// assert_eq!(sum, 500_500);
+    /// ```
+    pub fn deque(mut self, kind: DequeKind) -> Self {
+        self.config.deque = Some(kind);
+        self
+    }
+
+    /// The deque kind: the builder's, else `PRORATA_DEQUE`'s, else the default.
+    fn resolved_deque(&self) -> DequeKind {
+        self.config
+            .deque
+            .or_else(DequeKind::from_env)
+            .unwrap_or_default()
+    }
+
     /// What a share's sub-pool takes from the pool (or share) it is made from, so
     /// that work behaves in a share as in its pool: the panic handler (a panic in a
     /// job spawned into a share goes where the pool's would) and the stack size (a
-    /// job that fits in the pool's stacks fits in the share's).
+    /// job that fits in the pool's stacks fits in the share's), and the kind of deque.
     pub(crate) fn inherit(mut self, parent: &Registry) -> Self {
         self.config.handlers.panic = parent.handlers.panic.clone();
         self.config.stack_size = parent.stack_size;
+        self.config.deque = Some(parent.deque);
         self
     }
 
@@ -514,6 +548,7 @@ impl<S> ThreadPoolBuilder<S> {
             std::mem::take(&mut self.config.handlers),
             self.config.stack_size,
             self.config.count_jobs,
+            self.resolved_deque(),
             retire,
         );
         registry.shares.configure(crate::shares::ShareConfig {

@@ -108,8 +108,10 @@ pub(crate) fn enable_shares() {
 /// take a core (a share worker without one) or give it back (one over its share).
 #[cold]
 pub(crate) fn preempt_requested(worker: &WorkerThread) {
-    // It may park here: its pending join frames go where its share's others can run them.
+    // It may park here: its pending join frames go where its share's others can run them,
+    // and every job of its deque must be stealable (a BWoS deque keeps some private).
     worker.publish_all();
+    worker.grant_local_jobs();
     worker.registry().shares.on_safe_point(worker.index());
 }
 

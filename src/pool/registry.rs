@@ -14,7 +14,7 @@ use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::unwind;
 use super::worker::WorkerThread;
-use crate::deque::{Injector, Local, Steal, Stealer};
+use crate::deque::{DequeKind, Injector, Local, Steal, Stealer};
 
 /// A handler called with a worker's index (start and exit handlers).
 pub(crate) type IndexHandler = dyn Fn(usize) + Send + Sync;
@@ -77,6 +77,8 @@ pub(crate) struct Registry {
     pub(crate) handlers: Handlers,
     /// The workers' stack size, if the builder set one (a share's workers get it too).
     pub(crate) stack_size: Option<usize>,
+    /// The kind of the workers' deques (a share's workers get it too).
+    pub(crate) deque: DequeKind,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// One entry per worker when the pool counts its jobs and steals (a share's
@@ -88,19 +90,20 @@ pub(crate) struct Registry {
 }
 
 impl Registry {
-    /// A registry for `n` workers, with their deques' owner ends (one per worker);
-    /// `count` gives each worker job and steal counters. With `retire`, the
-    /// workers retire when idle and start when woken (`retire.rs`): none is
+    /// A registry for `n` workers, with their deques' owner ends (one per worker, of
+    /// kind `deque`); `count` gives each worker job and steal counters. With `retire`,
+    /// the workers retire when idle and start when woken (`retire.rs`): none is
     /// started yet, the deques stay in the registry, and none is returned.
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
         stack_size: Option<usize>,
         count: bool,
+        deque: DequeKind,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
-        let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
+        let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
         let thread_infos = deques
             .iter()
             .map(|d| {
@@ -125,6 +128,7 @@ impl Registry {
                 terminate_count: AtomicUsize::new(1),
                 handlers,
                 stack_size,
+                deque,
                 shares: Default::default(),
                 counters,
                 retire: None,
@@ -145,6 +149,7 @@ impl Registry {
                 terminate_count: AtomicUsize::new(1),
                 handlers,
                 stack_size,
+                deque,
                 shares: Default::default(),
                 counters,
                 retire: Some(Retirement::new(spec, deques)),

@@ -147,6 +147,12 @@ impl WorkerThread {
         !self.deque.is_empty() || self.frames().has_pending()
     }
 
+    /// Makes every job of this worker's deque stealable (before it parks: a BWoS deque
+    /// keeps some private until its owner's next push or pop).
+    pub(crate) fn grant_local_jobs(&self) {
+        self.deque.grant_all();
+    }
+
     /// Pushes a job on this worker's deque, waking a sleeper if one is needed.
     #[inline]
     pub(crate) fn push(&self, job: JobRef) {
@@ -424,6 +430,10 @@ impl WorkerThread {
     fn answer_requests(&self) {
         let requests = self.flags().take();
         if requests.publish() {
+            // An idle thief asked: besides a pending frame, every queued job becomes
+            // stealable (a BWoS deque keeps its newest private until its owner's next
+            // push or pop, which a busy owner may not do for a while).
+            self.deque.grant_all();
             self.publish_paced();
         }
         if requests.preempt() {

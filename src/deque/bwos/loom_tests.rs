@@ -1,0 +1,182 @@
+//! Loom models of the BWoS protocol (run by `ci/loom.sh`). Blocks of one or two slots
+//! and rings of one or two blocks make every push cross a block boundary, reuse a block
+//! or double the ring; loom runs every interleaving (and the weak-memory outcomes it
+//! models, within the preemption bound of `ci/loom.sh`), reports any racing access to a
+//! slot, and the models check that every value is taken exactly once, the owner's in
+//! LIFO order and each thief's in FIFO order.
+
+use loom::sync::atomic::{AtomicBool, Ordering, fence};
+use loom::thread;
+
+use super::{Stealer, Worker};
+use crate::deque::Steal;
+
+/// One steal attempt that retries lost races (a thief of the pool does the same).
+fn steal_once<const S: usize>(stealer: &Stealer<u32, S>) -> Option<u32> {
+    loop {
+        match stealer.steal() {
+            Steal::Success(v) => return Some(v),
+            Steal::Empty => return None,
+            Steal::Retry => thread::yield_now(),
+        }
+    }
+}
+
+/// Starts `thieves` threads that each try `attempts` steals; returns their handles.
+fn start_thieves<const S: usize>(
+    worker: &Worker<u32, S>,
+    thieves: usize,
+    attempts: usize,
+) -> Vec<thread::JoinHandle<Vec<u32>>> {
+    (0..thieves)
+        .map(|_| {
+            let stealer = worker.stealer();
+            thread::spawn(move || (0..attempts).filter_map(|_| steal_once(&stealer)).collect())
+        })
+        .collect()
+}
+
+/// Pops until empty, checking LIFO order.
+fn drain<const S: usize>(worker: &Worker<u32, S>) -> Vec<u32> {
+    let popped: Vec<u32> = std::iter::from_fn(|| worker.pop()).collect();
+    assert!(
+        popped.windows(2).all(|w| w[0] > w[1]),
+        "owner not LIFO: {popped:?}"
+    );
+    popped
+}
+
+/// Joins the thieves and checks that `0..n` were all taken, once each, thieves FIFO.
+fn check_all_taken(n: u32, mut taken: Vec<u32>, handles: Vec<thread::JoinHandle<Vec<u32>>>) {
+    for h in handles {
+        let stolen = h.join().unwrap();
+        assert!(
+            stolen.windows(2).all(|w| w[0] < w[1]),
+            "thief not FIFO: {stolen:?}"
+        );
+        taken.extend(stolen);
+    }
+    taken.sort_unstable();
+    assert_eq!(
+        taken,
+        (0..n).collect::<Vec<_>>(),
+        "lost or duplicated values"
+    );
+}
+
+/// The shape of most models: an owner with blocks of `S` slots in a ring of `blocks`,
+/// and `thieves` threads of `attempts` steals each; the owner pushes `0..n`, calls
+/// `then`, and pops until empty; every value must be taken once.
+fn push_then_drain<const S: usize>(
+    blocks: usize,
+    thieves: usize,
+    attempts: usize,
+    n: u32,
+    then: fn(&Worker<u32, S>),
+) {
+    loom::model(move || {
+        let worker = Worker::<u32, S>::with_blocks(blocks);
+        let handles = start_thieves(&worker, thieves, attempts);
+        (0..n).for_each(|i| worker.push(i));
+        then(&worker);
+        let popped = drain(&worker);
+        check_all_taken(n, popped, handles);
+    });
+}
+
+/// Owner against one thief, across a block boundary: three values in blocks of two,
+/// so the third push closes the first block (granting it) and the pops take back
+/// what the thief left, moving back into the first block.
+#[test]
+fn loom_owner_and_thief_across_a_block_boundary() {
+    push_then_drain::<2>(2, 1, 2, 3, |_| {});
+}
+
+/// Owner against two thieves on one-slot blocks: each push after the first moves to
+/// the next block; the two thieves race for the granted values and for moving on.
+#[test]
+fn loom_owner_and_two_thieves() {
+    push_then_drain::<1>(2, 2, 1, 2, |_| {});
+}
+
+/// A block reused while a thief is inside it: two one-slot blocks and three pushes,
+/// so the third push needs the first block again. If a thief took its value, the owner
+/// reuses it (waiting for that thief to finish reading), possibly while the other
+/// thief still holds the first incarnation's word, whose claim must then fail; if not,
+/// the owner doubles the ring. Loom reports any read of a slot racing its rewrite.
+#[test]
+fn loom_block_reused_while_a_thief_is_inside() {
+    push_then_drain::<1>(2, 2, 1, 3, |_| {});
+}
+
+/// The ring doubles while a thief is inside it: one block of one slot, so the second
+/// push finds its place taken by the first block (whose value the thief may be
+/// claiming) and makes a ring of two.
+#[test]
+fn loom_ring_doubles_while_a_thief_is_inside() {
+    push_then_drain::<1>(1, 1, 2, 3, |_| {});
+}
+
+/// The pool's sleep protocol relies on `Stealer::is_empty`: a worker about to sleep
+/// announces it (a SeqCst write), fences, and looks at the deques; the owner pushes,
+/// fences, and looks for sleepers. One of the two must see the other.
+#[test]
+fn loom_a_sleeper_sees_the_push_or_the_owner_sees_the_sleeper() {
+    loom::model(|| {
+        let worker = Worker::<u32, 1>::with_blocks(1);
+        let stealer = worker.stealer();
+        let sleeping = loom::sync::Arc::new(AtomicBool::new(false));
+        let s2 = sleeping.clone();
+        let sleeper = thread::spawn(move || {
+            s2.store(true, Ordering::SeqCst);
+            fence(Ordering::SeqCst);
+            stealer.is_empty()
+        });
+        worker.push(7);
+        fence(Ordering::SeqCst);
+        let owner_saw_sleeper = sleeping.load(Ordering::SeqCst);
+        let sleeper_saw_empty = sleeper.join().unwrap();
+        assert!(
+            owner_saw_sleeper || !sleeper_saw_empty,
+            "a wake-up was lost"
+        );
+        drop(worker);
+    });
+}
+
+/// An owner about to park grants all its private values (`grant_all`, a
+/// read-modify-write that races the thieves' claims on the same word).
+#[test]
+fn loom_owner_grants_all_before_parking() {
+    push_then_drain::<4>(1, 1, 2, 3, Worker::grant_all);
+}
+
+/// Counts its drops.
+struct Counted(loom::sync::Arc<loom::sync::atomic::AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The owner drops its end while a thief steals: every value is dropped exactly once,
+/// by the thief that took it or by the queue when the last end goes.
+#[test]
+fn loom_values_left_are_dropped_once() {
+    loom::model(|| {
+        let drops = loom::sync::Arc::new(loom::sync::atomic::AtomicUsize::new(0));
+        let worker = Worker::<Counted, 1>::with_blocks(2);
+        let stealer = worker.stealer();
+        let thief = thread::spawn(move || {
+            while let Steal::Retry = stealer.steal() {
+                thread::yield_now();
+            }
+        });
+        (0..3).for_each(|_| worker.push(Counted(drops.clone())));
+        drop(worker.pop());
+        drop(worker);
+        thief.join().unwrap();
+        assert_eq!(drops.load(Ordering::Relaxed), 3);
+    });
+}

@@ -1,0 +1,267 @@
+//! The BWoS queue alone: sequential behaviour against a model, drops, and threads
+//! racing on small blocks (so that block boundaries, reuse and ring doubling happen
+//! all the time).
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use proptest::prelude::*;
+
+use super::{Stealer, Worker};
+use crate::deque::Steal;
+
+/// An operation of a sequential run.
+#[derive(Debug, Clone, Copy)]
+enum Op {
+    Push,
+    Pop,
+    Steal,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![3 => Just(Op::Push), 2 => Just(Op::Pop), 2 => Just(Op::Steal)]
+}
+
+/// Runs `ops` on a queue of `S`-slot blocks and checks every answer against a
+/// double-ended queue: the owner pops the newest value, a thief the oldest, and a
+/// thief that found nothing while values were queued finds one after the owner's next
+/// push or pop (the owner grants when thieves run dry).
+fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
+    let worker = Worker::<u32, S>::with_blocks(blocks);
+    let stealer = worker.stealer();
+    let mut model = VecDeque::new();
+    let mut next = 0;
+    // A thief found nothing while values were queued / the owner has moved since.
+    let (mut ran_dry, mut must_find) = (false, false);
+    for &op in ops {
+        match op {
+            Op::Push => {
+                worker.push(next);
+                model.push_back(next);
+                next += 1;
+            }
+            Op::Pop => assert_eq!(worker.pop(), model.pop_back()),
+            Op::Steal => match stealer.steal() {
+                Steal::Success(v) => assert_eq!(Some(v), model.pop_front()),
+                Steal::Empty => {
+                    assert!(
+                        model.is_empty() || !must_find,
+                        "nothing stealable after the owner moved, with {model:?} queued"
+                    );
+                    ran_dry = !model.is_empty();
+                }
+                Steal::Retry => panic!("a lone thief lost a race"),
+            },
+        }
+        if matches!(op, Op::Steal) {
+            must_find = false;
+        } else {
+            must_find |= ran_dry;
+            ran_dry = false;
+        }
+        assert_eq!(worker.is_empty(), model.is_empty());
+        assert_eq!(stealer.is_empty(), model.is_empty());
+        assert!(worker.len() <= model.len());
+    }
+    while let Some(v) = worker.pop() {
+        assert_eq!(Some(v), model.pop_back());
+    }
+    assert!(model.is_empty());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn sequential_runs_match_a_deque_with_1_slot_blocks(ops in prop::collection::vec(op(), 0..300)) {
+        check_against_model::<1>(&ops, 1);
+    }
+
+    #[test]
+    fn sequential_runs_match_a_deque_with_2_slot_blocks(ops in prop::collection::vec(op(), 0..300)) {
+        check_against_model::<2>(&ops, 2);
+    }
+
+    #[test]
+    fn sequential_runs_match_a_deque_with_3_slot_blocks(ops in prop::collection::vec(op(), 0..300)) {
+        check_against_model::<3>(&ops, 1);
+    }
+
+    #[test]
+    fn sequential_runs_match_a_deque_with_pool_blocks(ops in prop::collection::vec(op(), 0..600)) {
+        check_against_model::<{ super::worker::BLOCK_SLOTS }>(&ops, super::INITIAL_BLOCKS);
+    }
+}
+
+#[test]
+fn owner_is_lifo_and_thieves_fifo_across_many_blocks() {
+    let worker = Worker::<usize, 4>::with_blocks(2);
+    let stealer = worker.stealer();
+    (0..1000).for_each(|i| worker.push(i));
+    for i in 0..300 {
+        assert!(matches!(stealer.steal(), Steal::Success(v) if v == i));
+    }
+    for i in (300..1000).rev() {
+        assert_eq!(worker.pop(), Some(i));
+    }
+    assert_eq!(worker.pop(), None);
+    assert!(matches!(stealer.steal(), Steal::Empty));
+}
+
+/// Counts its drops.
+struct Counted<'a>(&'a AtomicUsize);
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn every_value_is_dropped_once() {
+    for (pushed, stolen, popped) in [(0, 0, 0), (5, 1, 1), (100, 30, 20), (100, 0, 100)] {
+        let drops = AtomicUsize::new(0);
+        let worker = Worker::<Counted<'_>, 3>::with_blocks(1);
+        let stealer = worker.stealer();
+        (0..pushed).for_each(|_| worker.push(Counted(&drops)));
+        for _ in 0..stolen {
+            let Steal::Success(v) = stealer.steal() else {
+                panic!("nothing to steal")
+            };
+            drop(v);
+        }
+        (0..popped).for_each(|_| drop(worker.pop()));
+        assert_eq!(drops.load(Ordering::Relaxed), stolen + popped);
+        drop(worker);
+        assert_eq!(drops.load(Ordering::Relaxed), stolen + popped);
+        drop(stealer);
+        assert_eq!(drops.load(Ordering::Relaxed), pushed);
+    }
+}
+
+#[test]
+fn thieves_outlive_the_owner() {
+    let worker = Worker::<Box<u32>, 2>::with_blocks(1);
+    let stealer = worker.stealer();
+    (0..7).for_each(|i| worker.push(Box::new(i)));
+    drop(worker);
+    let got: Vec<u32> = std::iter::from_fn(|| match stealer.steal() {
+        Steal::Success(v) => Some(*v),
+        _ => None,
+    })
+    .collect();
+    assert_eq!(got, (0..7).collect::<Vec<_>>());
+}
+
+/// One owner pushing and popping at random, `thieves` threads stealing, blocks of `S`
+/// slots: every value is taken once, the owner always pops its newest value, and each
+/// thief sees the values it takes in increasing order (they are taken oldest first).
+fn race<const S: usize>(thieves: usize, values: u32, blocks: usize) {
+    let worker = Worker::<u32, S>::with_blocks(blocks);
+    let stealer = worker.stealer();
+    let stop = AtomicBool::new(false);
+    let stolen = Mutex::new(Vec::new());
+    let popped = std::thread::scope(|s| {
+        for _ in 0..thieves {
+            let stealer: Stealer<u32, S> = stealer.clone();
+            let (stop, stolen) = (&stop, &stolen);
+            s.spawn(move || {
+                let mut mine = Vec::new();
+                loop {
+                    match stealer.steal() {
+                        Steal::Success(v) => mine.push(v),
+                        Steal::Retry => {}
+                        Steal::Empty if stop.load(Ordering::Acquire) => break,
+                        Steal::Empty => std::hint::spin_loop(),
+                    }
+                }
+                assert!(
+                    mine.windows(2).all(|w| w[0] < w[1]),
+                    "a thief went backwards"
+                );
+                stolen.lock().unwrap().extend(mine);
+            });
+        }
+        let mut stack = Vec::new();
+        let mut popped = Vec::new();
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = 0;
+        while next < values || !stack.is_empty() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            if next < values && rng % 8 < 5 {
+                worker.push(next);
+                stack.push(next);
+                next += 1;
+            } else {
+                match worker.pop() {
+                    // Thieves take the oldest values only, so the newest one left is
+                    // never stolen while an older one is queued.
+                    Some(v) => {
+                        assert_eq!(Some(v), stack.pop(), "the owner did not get its newest");
+                        popped.push(v);
+                    }
+                    // Everything left was stolen.
+                    None => stack.clear(),
+                }
+            }
+        }
+        stop.store(true, Ordering::Release);
+        popped
+    });
+    let mut all = stolen.into_inner().unwrap();
+    all.extend(popped);
+    all.sort_unstable();
+    assert_eq!(
+        all,
+        (0..values).collect::<Vec<_>>(),
+        "lost or duplicated values"
+    );
+    assert!(stealer.is_empty());
+}
+
+#[test]
+fn one_thief_races_the_owner_on_1_slot_blocks() {
+    race::<1>(1, 50_000, 1);
+}
+
+#[test]
+fn two_thieves_race_the_owner_on_2_slot_blocks() {
+    race::<2>(2, 50_000, 1);
+}
+
+#[test]
+fn three_thieves_race_the_owner_on_pool_blocks() {
+    race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS);
+}
+
+/// Values pushed by the owner in bursts far larger than the ring while one slow thief
+/// steals: the ring doubles with the thief inside it, and nothing is lost.
+#[test]
+fn ring_doubles_under_a_thief() {
+    let worker = Worker::<Arc<u32>, 2>::with_blocks(1);
+    let stealer = worker.stealer();
+    let stop = AtomicBool::new(false);
+    let taken = std::thread::scope(|s| {
+        let thief = s.spawn(|| {
+            let mut n = 0;
+            while !stop.load(Ordering::Acquire) {
+                if let Steal::Success(v) = stealer.steal() {
+                    assert_eq!(Arc::strong_count(&v), 1);
+                    n += 1;
+                }
+            }
+            n
+        });
+        let mut n = 0;
+        for burst in 0..50 {
+            (0..burst * 20).for_each(|i| worker.push(Arc::new(i)));
+            n += std::iter::from_fn(|| worker.pop()).count();
+        }
+        stop.store(true, Ordering::Release);
+        n + thief.join().unwrap()
+    });
+    assert_eq!(taken, (0..50).map(|b| b * 20).sum::<usize>());
+}

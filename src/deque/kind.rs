@@ -1,0 +1,78 @@
+//! `DequeKind`: which work-stealing deque a pool's workers use.
+
+/// The work-stealing deque each worker of a pool owns. Chosen with
+/// [`ThreadPoolBuilder::deque`](crate::ThreadPoolBuilder::deque); a builder not told
+/// reads the environment variable `PRORATA_DEQUE` (`chase-lev` or `bwos`, any case;
+/// other values are ignored), else uses the default, [`DequeKind::ChaseLev`].
+///
+/// The choice changes how fast jobs move between workers, never what a program
+/// computes: both deques give the owner its newest job and thieves the oldest.
+///
+/// ```
+/// use prorata::{DequeKind, ThreadPoolBuilder};
+///
+/// assert_eq!(DequeKind::default(), DequeKind::ChaseLev);
+/// for kind in [DequeKind::ChaseLev, DequeKind::Bwos] {
+///     let pool = ThreadPoolBuilder::new().num_threads(2).deque(kind).build().unwrap();
+///     assert_eq!(pool.join(|| 1, || 2), (1, 2));
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum DequeKind {
+    /// Chase and Lev's deque (crossbeam-deque): one array; the owner's pop orders itself
+    /// with a full fence against thieves on every call.
+    #[default]
+    ChaseLev,
+    /// BWoS (block-based work stealing, OSDI'23): blocks with their own metadata; the
+    /// owner pushes and pops in its block with plain stores and synchronises with
+    /// thieves once per block, granting them its older jobs when they run out. A job
+    /// becomes stealable when its owner next pushes or pops or reaches a safe point
+    /// (a `join`, a job's start, an iterator's piece) after an idle worker asked, or at
+    /// once if its owner's deque had nothing else to steal.
+    ///
+    /// So, unlike with Chase-Lev and Rayon, a job can stay out of reach while its owner
+    /// is blocked in user code: a `scope` body that spawns two jobs and then waits on a
+    /// channel the second one sends to may wait for ever. Use BWoS for work that does
+    /// not block on other jobs of its pool.
+    Bwos,
+}
+
+/// The environment variable read when the builder was not told which deque to use.
+pub(crate) const ENV_VAR: &str = "PRORATA_DEQUE";
+
+impl DequeKind {
+    /// The kind named by `s` (`chase-lev` or `bwos`, any case, spaces around ignored).
+    pub(crate) fn parse(s: &str) -> Option<DequeKind> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("chase-lev") {
+            Some(DequeKind::ChaseLev)
+        } else if s.eq_ignore_ascii_case("bwos") {
+            Some(DequeKind::Bwos)
+        } else {
+            None
+        }
+    }
+
+    /// The kind named by `PRORATA_DEQUE`, if it names one.
+    pub(crate) fn from_env() -> Option<DequeKind> {
+        std::env::var(ENV_VAR)
+            .ok()
+            .as_deref()
+            .and_then(DequeKind::parse)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DequeKind;
+
+    #[test]
+    fn parses_both_names_in_any_case() {
+        assert_eq!(DequeKind::parse("bwos"), Some(DequeKind::Bwos));
+        assert_eq!(DequeKind::parse(" BWoS\n"), Some(DequeKind::Bwos));
+        assert_eq!(DequeKind::parse("chase-lev"), Some(DequeKind::ChaseLev));
+        assert_eq!(DequeKind::parse("Chase-Lev"), Some(DequeKind::ChaseLev));
+        assert_eq!(DequeKind::parse("chaselev"), None);
+        assert_eq!(DequeKind::parse(""), None);
+    }
+}
