@@ -40,8 +40,6 @@ struct Config {
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
     share_cores: Option<usize>,
-    /// Give each worker job and steal counters (a share's sub-pool).
-    count_jobs: bool,
 }
 
 impl Default for ThreadPoolBuilder {
@@ -356,13 +354,6 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// Makes the workers count the jobs they run and the jobs they steal (for
-    /// `Share::stats`); a pool built without it counts nothing.
-    pub(crate) fn count_jobs(mut self) -> Self {
-        self.config.count_jobs = true;
-        self
-    }
-
     /// Builds the pool.
     ///
     /// ```
@@ -422,11 +413,7 @@ impl<S> ThreadPoolBuilder<S> {
             ));
         }
         let n = self.resolved_num_threads();
-        let (registry, deques) = Registry::new(
-            n,
-            std::mem::take(&mut self.config.handlers),
-            self.config.count_jobs,
-        );
+        let (registry, deques) = Registry::new(n, std::mem::take(&mut self.config.handlers));
         registry.shares.configure(
             self.config.share_policy,
             self.config.share_quantum,

@@ -44,6 +44,13 @@
 //! `WorkerThread::check_preempt` at each `join` and each job start, and
 //! `worker_waiting`/`worker_resumed`, called where a worker starts and stops waiting on a
 //! latch (`WorkerThread::wait_until_cold`).
+//!
+//! # Counting and tracing
+//!
+//! `stats.rs`: each worker counts its jobs, steals, published and claimed join frames,
+//! sleeps and wake-ups in counters of its own (`ThreadPool::stats`), through
+//! `WorkerThread::note`, which also records the event in the pool's timeline when the
+//! `trace` feature is on and a recording runs (`crate::trace`).
 
 mod barrier;
 mod broadcast;
@@ -61,6 +68,7 @@ mod registry;
 mod scope;
 mod sleep;
 mod spawn;
+mod stats;
 mod sync;
 mod thread_builder;
 mod thread_pool;
@@ -82,9 +90,11 @@ pub use join::{FnContext, join, join_context};
 pub(crate) use preempt::enable_shares;
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;
-pub(crate) use registry::WorkerCounters;
+pub(crate) use registry::Registry;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};
+pub use stats::PoolStats;
+pub(crate) use stats::{Totals, note_current};
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::ThreadPool;
 #[doc(hidden)]

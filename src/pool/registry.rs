@@ -3,13 +3,14 @@
 
 use std::any::Any;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::sleep::Sleep;
+use super::stats::WorkerCounters;
 use super::unwind;
 use super::worker::WorkerThread;
 use crate::deque::{Injector, Local, Steal, Stealer};
@@ -34,24 +35,6 @@ pub(crate) struct ThreadInfo {
     pub(crate) frames: FrameStack,
 }
 
-/// Counters of one worker of a pool that counts (a share's sub-pool): written only
-/// by that worker (relaxed load and store, no read-modify-write), summed on read.
-#[derive(Debug, Default)]
-pub(crate) struct WorkerCounters {
-    /// Jobs the worker took from a queue and ran.
-    pub(crate) jobs: AtomicU64,
-    /// Jobs the worker stole from another worker's deque.
-    pub(crate) steals: AtomicU64,
-}
-
-impl WorkerCounters {
-    /// Adds one to `counter`; only the owning worker calls this.
-    #[inline]
-    pub(crate) fn bump(counter: &AtomicU64) {
-        counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-    }
-}
-
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
@@ -71,19 +54,15 @@ pub(crate) struct Registry {
     pub(crate) handlers: Handlers,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
-    /// One entry per worker when the pool counts its jobs and steals (a share's
-    /// sub-pool); empty otherwise, and then the workers count nothing.
+    /// Each worker's counters (`stats.rs`).
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
+    /// The workers' timeline (`crate::trace`; nothing without the `trace` feature).
+    pub(crate) trace: crate::trace::Recorder,
 }
 
 impl Registry {
-    /// A registry for `n` workers, with their deques' owner ends (one per worker);
-    /// `count` gives each worker job and steal counters.
-    pub(crate) fn new(
-        n: usize,
-        handlers: Handlers,
-        count: bool,
-    ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
+    /// A registry for `n` workers, with their deques' owner ends (one per worker).
+    pub(crate) fn new(n: usize, handlers: Handlers) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
         let thread_infos = deques
@@ -105,9 +84,8 @@ impl Registry {
             terminate_count: AtomicUsize::new(1),
             handlers,
             shares: Default::default(),
-            counters: (0..if count { n } else { 0 })
-                .map(|_| Default::default())
-                .collect(),
+            counters: (0..n).map(|_| Default::default()).collect(),
+            trace: crate::trace::Recorder::new(n),
         });
         (registry, deques)
     }

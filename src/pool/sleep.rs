@@ -211,6 +211,7 @@ impl Sleep {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
             super::preempt::worker_sleeping();
+            super::stats::note_current(crate::trace::Kind::SleepStart, 0);
             *is_blocked = true;
             // While another worker runs, one sleeper naps instead: a busy worker's
             // pending join frames wake nobody (see `frames.rs`), so without it a worker
@@ -228,6 +229,7 @@ impl Sleep {
                     .unwrap_or_else(|e| e.into_inner());
             }
             // The waker (or the nap's end) took us off the sleeping count.
+            super::stats::note_current(crate::trace::Kind::SleepEnd, u32::from(!idle.napped));
         }
         // After a nap, one search and straight back to sleep if it finds nothing.
         idle.rounds = if idle.napped { ROUNDS_UNTIL_SLEEPY } else { 0 };

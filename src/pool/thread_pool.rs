@@ -9,6 +9,7 @@ use super::join::{FnContext, join_on_worker};
 use super::registry::Registry;
 use super::scope::{self, Scope, ScopeFifo};
 use super::spawn;
+use super::stats::{PoolStats, Totals};
 use super::worker::WorkerThread;
 use super::yield_now::Yield;
 
@@ -81,7 +82,74 @@ impl ThreadPool {
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
         let n = self.registry.num_threads();
         let permits = self.registry.shares.permits(n);
-        crate::Share::create(permits, None, n, tickets)
+        crate::Share::create(permits, None, n, tickets).map(|s| s.traced(&self.registry, tickets))
+    }
+
+    /// What this pool's workers did so far: jobs run, steals, join frames published
+    /// and claimed, sleeps and wake-ups, and the core time of each of its shares (see
+    /// [`PoolStats`]). Each worker counts for itself; a reading sums the counts. The
+    /// workers of the pool's shares count in [`Share::stats`](crate::Share::stats).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert_eq!(pool.stats().jobs, 0);
+    /// pool.install(|| ());
+    /// assert_eq!(pool.stats().jobs, 1);
+    /// let share = pool.share(100).unwrap();
+    /// share.install(|| ());
+    /// let stats = pool.stats();
+    /// assert_eq!(stats.jobs, 1); // the share's job counts in share.stats()
+    /// assert_eq!(stats.shares[0].tickets, 100);
+    /// ```
+    pub fn stats(&self) -> PoolStats {
+        let counted = Totals::of(&self.registry.counters);
+        PoolStats::new(counted, self.registry.shares.core_times())
+    }
+
+    /// Starts recording a timeline of this pool's workers and of the workers of every
+    /// share made from it (before or during the recording), until
+    /// [`stop_trace`](Self::stop_trace); cargo feature `trace`. Starting again while a
+    /// recording runs starts it anew.
+    ///
+    /// Each worker appends what it does (jobs starting and ending, steals, join frames
+    /// claimed and published, sleeps and wake-ups, cores granted, waited for and given
+    /// back) to a buffer of its own, without a lock; a worker keeps its newest
+    /// [`Trace::WORKER_CAPACITY`](crate::Trace::WORKER_CAPACITY) events (4 MiB). While
+    /// no recording runs, a worker's check costs one load where it counts.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// pool.start_trace();
+    /// let v: Vec<u64> = pool.install(|| (0..1000u64).into_par_iter().map(|x| x * 2).collect());
+    /// let trace = pool.stop_trace();
+    /// assert_eq!(v[999], 1998);
+    /// # if false {
+    /// trace.write_chrome_json(std::fs::File::create("timeline.json").unwrap()).unwrap();
+    /// trace.write_svg(std::fs::File::create("timeline.svg").unwrap()).unwrap();
+    /// # }
+    /// ```
+    #[cfg(feature = "trace")]
+    pub fn start_trace(&self) {
+        self.registry.trace.start();
+    }
+
+    /// Stops the recording started by [`start_trace`](Self::start_trace) and returns
+    /// it (an empty trace if none runs). It waits up to 20 ms for jobs running at that
+    /// moment to end, so that their ends are in the trace; a job still running then
+    /// is cut at the stop. Cargo feature `trace`.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert!(pool.stop_trace().lanes().is_empty()); // nothing recorded
+    /// pool.start_trace();
+    /// pool.join(|| 1, || 2);
+    /// assert!(!pool.stop_trace().lanes().is_empty());
+    /// ```
+    #[cfg(feature = "trace")]
+    pub fn stop_trace(&self) -> crate::Trace {
+        self.registry.trace.stop()
     }
 
     /// The pool's registry (for the shares layer).

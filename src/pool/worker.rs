@@ -11,10 +11,12 @@ use super::frames::{CAPACITY, FrameStack};
 use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
-use super::registry::{Registry, ThreadInfo, WorkerCounters};
+use super::registry::{Registry, ThreadInfo};
 use super::scope::JobFifo;
+use super::stats::WorkerCounters;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
+use crate::trace::Kind;
 
 thread_local! {
     /// The worker running on this thread, or null.
@@ -73,8 +75,7 @@ pub(crate) struct WorkerThread {
     info: *const ThreadInfo,
     /// Instrumentation: the most jobs this worker's deque held right after a push.
     max_queued: Cell<usize>,
-    /// This worker's job and steal counters (in the registry), or null when its
-    /// pool counts nothing.
+    /// This worker's counters (in the registry).
     counters: *const WorkerCounters,
 }
 
@@ -87,10 +88,7 @@ impl WorkerThread {
     /// A worker for `registry` at `index`, owning `deque`.
     pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
         let info: *const ThreadInfo = &*registry.thread_infos[index];
-        let counters = registry
-            .counters
-            .get(index)
-            .map_or(ptr::null(), |c| &raw const **c);
+        let counters: *const WorkerCounters = &*registry.counters[index];
         WorkerThread {
             info,
             counters,
@@ -182,6 +180,7 @@ impl WorkerThread {
         let index = match frames.push_slow(job) {
             Ok(index) => index,
             Err((index, job)) => {
+                self.note(Kind::Publish, 0);
                 self.push(job);
                 return index;
             }
@@ -228,6 +227,7 @@ impl WorkerThread {
     /// Moves the oldest pending join frame to the deque.
     fn publish_oldest(&self) {
         if let Some(job) = self.frames().publish_oldest() {
+            self.note(Kind::Publish, 0);
             self.push(job);
         }
     }
@@ -237,6 +237,7 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn publish_all(&self) {
         while let Some(job) = self.frames().publish_oldest() {
+            self.note(Kind::Publish, 0);
             self.push(job);
         }
     }
@@ -331,9 +332,7 @@ impl WorkerThread {
                 match infos[victim].stealer.steal() {
                     Steal::Success(job) => {
                         infos[victim].flags.raise_publish();
-                        if let Some(c) = self.counters() {
-                            WorkerCounters::bump(&c.steals);
-                        }
+                        self.note(Kind::Steal, victim as u32);
                         return Some(job);
                     }
                     Steal::Empty => {}
@@ -349,7 +348,8 @@ impl WorkerThread {
     /// Claims another worker's oldest pending join frame, from a random victim on.
     fn claim_frame(&self) -> Option<JobRef> {
         let start = self.rng.next_usize(self.registry.num_threads());
-        self.registry.claim_frame(self.index, start)
+        let job = self.registry.claim_frame(self.index, start);
+        job.inspect(|_| self.note(Kind::Claim, 0))
     }
 
     /// Any job: own deque, then other workers', then the injector.
@@ -376,19 +376,18 @@ impl WorkerThread {
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
         self.check_flags();
-        if let Some(c) = self.counters() {
-            WorkerCounters::bump(&c.jobs);
-        }
+        self.note(Kind::JobStart, 0);
         // SAFETY: forwarded from the caller.
-        unsafe { job.execute() }
+        unsafe { job.execute() };
+        self.note(Kind::JobEnd, 0);
     }
 
-    /// This worker's counters, if its pool counts (a share's sub-pool).
+    /// This worker's counters (see `stats.rs`).
     #[inline]
-    fn counters(&self) -> Option<&WorkerCounters> {
-        // SAFETY: null, or a pointer into the registry, which `self.registry` keeps
-        // alive as long as `self`.
-        unsafe { self.counters.as_ref() }
+    pub(crate) fn counters(&self) -> &WorkerCounters {
+        // SAFETY: a pointer into the registry, which `self.registry` keeps alive as
+        // long as `self`.
+        unsafe { &*self.counters }
     }
 
     /// This worker's request flags.

@@ -13,7 +13,8 @@
 //!   an explicit clock (simulated deterministically in the tests).
 //! * [`permits`]: the allocator behind a lock, with blocking, wake-ups and the
 //!   per-worker "give your core back" flag (model-checked with loom).
-//! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
+//! * [`accounting`]: per-share counters; [`core_time`]: each share's core time, for
+//!   `ThreadPool::stats`; [`rng`]: the lottery's generator;
 //!   [`sync`]: std or loom types.
 //!
 //! * [`pool_link`]: what a pool's registry knows of shares, and the hooks the pool
@@ -60,10 +61,10 @@
 //! slot's 100 tickets are only used by the simulations).
 //!
 //! `Share::stats` has the allocator's figures (core time, grants, parks,
-//! preemptions) and the jobs and steals of the share's workers: a share's sub-pool
-//! is built with per-worker counters (each worker bumps its own with a relaxed
-//! load and store; a reading sums them); a plain pool has none, and its workers
-//! test one null pointer of their own per job and per steal.
+//! preemptions) and what the share's workers counted (jobs, steals, join frames
+//! published and claimed, sleeps, wake-ups: the counters every pool's workers keep,
+//! see pool/stats.rs). `ThreadPool::stats` has the core time of each share
+//! ([`core_time`]).
 
 // Parts of the allocator are used only by the tests and simulations (the root
 // slot's own demand, entitlement queries).
@@ -71,6 +72,7 @@
 
 mod accounting;
 mod allocator;
+mod core_time;
 mod entitlement;
 mod error;
 mod lottery;
@@ -86,6 +88,7 @@ mod tree;
 #[cfg(test)]
 mod tests;
 
+pub use core_time::ShareCoreTime;
 pub use error::ShareError;
 pub use policy::SharePolicy;
 pub(crate) use pool_link::PoolShares;

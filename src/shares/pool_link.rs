@@ -15,6 +15,7 @@ use super::allocator::Config;
 use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
 use super::tree::ShareId;
+use crate::trace::Kind;
 
 /// The shares state of one pool's registry.
 #[derive(Debug, Default)]
@@ -62,6 +63,11 @@ impl PoolShares {
             }
             Arc::new(Permits::new(config))
         })
+    }
+
+    /// The core time of each share of this (root) pool; empty before its first share.
+    pub(crate) fn core_times(&self) -> Vec<super::ShareCoreTime> {
+        self.permits.get().map_or_else(Vec::new, |p| p.core_times())
     }
 
     /// The root is going away: no new shares.
@@ -170,10 +176,14 @@ impl ShareWorkers {
     fn on_safe_point(&self, i: usize) {
         let h = &self.handles[i];
         if !self.holding[i].load(Ordering::Relaxed) {
+            crate::pool::note_current(Kind::CoreWait, 0);
             self.permits.acquire(h, self.id);
+            crate::pool::note_current(Kind::CoreGranted, 0);
             self.holding[i].store(true, Ordering::Relaxed);
         } else if h.should_yield() {
+            crate::pool::note_current(Kind::Preempted, 0);
             self.permits.yield_now(h);
+            crate::pool::note_current(Kind::CoreGranted, 0);
         }
     }
 
@@ -183,6 +193,7 @@ impl ShareWorkers {
             return false;
         }
         self.holding[i].store(false, Ordering::Relaxed);
+        crate::pool::note_current(Kind::CoreReleased, 0);
         self.permits.release(&self.handles[i]);
         true
     }

@@ -1,7 +1,6 @@
 //! `Share`: a sub-pool of a pool, entitled to a proportion of its cores.
 
 use std::fmt;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -9,6 +8,7 @@ use super::error::ShareError;
 use super::permits::Permits;
 use super::pool_link::ShareWorkers;
 use super::tree::ShareId;
+use crate::pool::{Registry, Totals};
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -38,8 +38,8 @@ pub struct Share {
     workers: Arc<ShareWorkers>,
 }
 
-/// What a share received so far (see [`Share::stats`]): core time, jobs, steals,
-/// parks.
+/// What a share received so far (see [`Share::stats`]): core time, grants, parks
+/// and preemptions, and what its workers counted (as in [`crate::PoolStats`]).
 ///
 /// ```
 /// use prorata::prelude::*;
@@ -65,12 +65,21 @@ pub struct ShareStats {
     /// Times one of its workers gave its core back because the share was over its
     /// proportion.
     pub preemptions: u64,
-    /// Jobs its workers took from a queue and ran: `install`ed and spawned jobs,
-    /// stolen halves of `join`s (the half a worker pops back itself runs inline and
-    /// is not counted), broadcasts.
+    /// Jobs its workers took from a queue and ran, as
+    /// [`PoolStats::jobs`](crate::PoolStats::jobs).
     pub jobs: u64,
     /// Jobs its workers stole from each other's deques.
     pub steals: u64,
+    /// Join frames its workers published, as
+    /// [`PoolStats::frames_published`](crate::PoolStats::frames_published).
+    pub frames_published: u64,
+    /// Join frames its workers claimed from each other, as
+    /// [`PoolStats::frames_claimed`](crate::PoolStats::frames_claimed).
+    pub frames_claimed: u64,
+    /// Times one of its workers blocked, having found nothing to do.
+    pub sleeps: u64,
+    /// Times another thread woke one of its sleeping workers.
+    pub wake_ups: u64,
 }
 
 impl fmt::Debug for Share {
@@ -97,7 +106,6 @@ impl Share {
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
-            .count_jobs()
             .exit_handler(move |i| {
                 if let Some(w) = exit_cell.get() {
                     w.release(i);
@@ -142,6 +150,15 @@ impl Share {
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
         let w = &self.workers;
         Share::create(&w.permits, Some(w.id), self.current_num_threads(), tickets)
+            .map(|s| s.traced(self.pool().registry(), tickets))
+    }
+
+    /// Makes this new share's workers record with the pool (or share) it was made
+    /// from, whose registry is `parent` (see `crate::trace`).
+    pub(crate) fn traced(self, parent: &Registry, tickets: u32) -> Self {
+        let number = self.workers.id.index();
+        crate::trace::adopt(parent, self.pool().registry(), number, tickets);
+        self
     }
 
     /// Changes this share's tickets (inflation or deflation); effective within a
@@ -158,9 +175,9 @@ impl Share {
         w.permits.with(|a| a.set_tickets(w.id, tickets))
     }
 
-    /// Core time, grants, parks, preemptions, jobs and steals of this share so far
-    /// (the jobs and steals of its own workers, not of its child shares). Each
-    /// worker counts its jobs and steals itself; a reading sums them.
+    /// Core time, grants, parks and preemptions of this share so far, and what its
+    /// own workers counted (jobs, steals, join frames, sleeps and wake-ups; not those
+    /// of its child shares). Each worker counts for itself; a reading sums them.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -172,17 +189,18 @@ impl Share {
     /// ```
     pub fn stats(&self) -> ShareStats {
         let st = self.workers.permits.stats(self.workers.id);
-        let counters = &self.pool().registry().counters;
-        let sum = |f: fn(&crate::pool::WorkerCounters) -> &AtomicU64| -> u64 {
-            counters.iter().map(|c| f(c).load(Ordering::Relaxed)).sum()
-        };
+        let counted = Totals::of(&self.pool().registry().counters);
         ShareStats {
             core_time: Duration::from_nanos(st.core_nanos),
             grants: st.grants,
             parks: st.parks,
             preemptions: st.preemptions,
-            jobs: sum(|c| &c.jobs),
-            steals: sum(|c| &c.steals),
+            jobs: counted.jobs,
+            steals: counted.steals,
+            frames_published: counted.frames_published,
+            frames_claimed: counted.frames_claimed,
+            sleeps: counted.sleeps,
+            wake_ups: counted.wake_ups,
         }
     }
 
@@ -340,4 +358,5 @@ pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
     let cores = registry.num_threads();
     Share::create(registry.shares.permits(cores), None, cores, tickets)
+        .map(|s| s.traced(registry, tickets))
 }
