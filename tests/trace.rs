@@ -194,6 +194,30 @@ fn recordings_start_afresh_and_stop_once() {
 }
 
 #[test]
+fn a_long_recording_keeps_the_newest_events_and_counts_the_lost() {
+    let p = pool(1);
+    let spawns = Trace::WORKER_CAPACITY; // two events each: the ring wraps
+    let before = p.stats();
+    p.start_trace();
+    p.install(|| prorata::scope(|s| (0..spawns).for_each(|_| s.spawn(|_| ()))));
+    let trace = p.stop_trace();
+    let jobs = p.stats().jobs - before.jobs;
+    assert_eq!(trace.lanes().len(), 1);
+    let lane = &trace.lanes()[0];
+    assert!(lane.lost > 0 && lane.lost % 4096 == 0, "lost {}", lane.lost);
+    assert!(lane.events.len() <= Trace::WORKER_CAPACITY);
+    assert!(lane.lost + lane.events.len() as u64 >= 2 * jobs);
+    assert!(count(lane, |k| k == TraceEventKind::JobStart) < jobs);
+    assert!(lane.events.windows(2).all(|w| w[0].at <= w[1].at));
+    // The newest events are kept: the last job's end is there.
+    assert_eq!(
+        lane.events.last().map(|e| e.kind),
+        Some(TraceEventKind::JobEnd)
+    );
+    check_json(&trace, &["pool"]);
+}
+
+#[test]
 fn empty_trace_writes_valid_files() {
     let trace = Trace::default();
     assert_eq!(trace.duration(), std::time::Duration::ZERO);
@@ -202,7 +226,8 @@ fn empty_trace_writes_valid_files() {
 }
 
 /// The JSON parses; it has a named process per pool or share, a named thread per lane,
-/// one complete event per job (named after its pool or share), and every event's
+/// one complete event per job (named after its pool or share; also for a job whose start
+/// was lost), and every event's
 /// fields are of the right type.
 fn check_json(trace: &Trace, categories: &[&str]) {
     let json: Value = serde_json::from_str(&trace.to_chrome_json()).expect("valid JSON");
@@ -244,7 +269,13 @@ fn check_json(trace: &Trace, categories: &[&str]) {
         }
     }
     assert_eq!(thread_names.len(), trace.lanes().len());
-    assert_eq!(jobs, total(trace, |k| k == TraceEventKind::JobStart));
+    let starts = total(trace, |k| k == TraceEventKind::JobStart);
+    if trace.lost_events() == 0 {
+        assert_eq!(jobs, starts);
+    } else {
+        // Jobs whose start was overwritten are drawn from the first event kept.
+        assert!(jobs >= starts, "{jobs} < {starts}");
+    }
     for c in categories {
         assert!(cats.iter().any(|x| x == c), "{c} in {cats:?}");
     }

@@ -114,7 +114,8 @@ impl ThreadPool {
     /// Each worker appends what it does (jobs starting and ending, steals, join frames
     /// claimed and published, sleeps and wake-ups, cores granted, waited for and given
     /// back) to a buffer of its own, without a lock; a worker keeps its newest
-    /// [`Trace::WORKER_CAPACITY`](crate::Trace::WORKER_CAPACITY) events (4 MiB). While
+    /// [`Trace::WORKER_CAPACITY`](crate::Trace::WORKER_CAPACITY) events (4 MiB), and
+    /// one chunk of 64 KiB between recordings. While
     /// no recording runs, a worker's check costs one load where it counts.
     ///
     /// ```

@@ -33,7 +33,8 @@ pub(crate) const CHUNK: usize = 2;
 #[cfg(all(loom, test))]
 pub(crate) const MAX_CHUNKS: usize = 2;
 
-/// Events a worker keeps at most per recording (the newest): 262,144, 4 MiB.
+/// Events a worker keeps at most per recording (the newest): 262,144, 4 MiB. Between
+/// recordings it keeps one chunk (64 KiB), from its first recording on.
 pub(crate) const CAPACITY: usize = CHUNK * MAX_CHUNKS;
 
 /// One recorded event: when (nanoseconds since [`now`]'s origin), what, and an argument.
@@ -227,6 +228,15 @@ impl WorkerLog {
             lost: ring.lost,
             thread: ring.thread.clone(),
         })
+    }
+
+    /// Collector, once a recording is collected: frees every chunk but the newest (the
+    /// owner may be appending to it), so that a worker keeps one chunk between
+    /// recordings.
+    pub(crate) fn trim(&self) {
+        let mut ring = self.lock();
+        let older = ring.chunks.len().saturating_sub(1);
+        ring.chunks.drain(..older);
     }
 
     fn lock(&self) -> MutexGuard<'_, Ring> {

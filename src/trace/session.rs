@@ -170,7 +170,9 @@ impl Hub {
                 name: "pool".to_owned(),
             });
             for (worker, w) in log.workers.iter().enumerate() {
-                if let Some(c) = w.collect(session) {
+                let collected = w.collect(session);
+                w.trim();
+                if let Some(c) = collected {
                     lanes.push(TraceLane::from_ring(
                         (label.number, &label.name),
                         worker,
