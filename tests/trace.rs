@@ -227,8 +227,7 @@ fn empty_trace_writes_valid_files() {
 
 /// The JSON parses; it has a named process per pool or share, a named thread per lane,
 /// one complete event per job (named after its pool or share; also for a job whose start
-/// was lost), and every event's
-/// fields are of the right type.
+/// was lost), and every event's fields are of the right type.
 fn check_json(trace: &Trace, categories: &[&str]) {
     let json: Value = serde_json::from_str(&trace.to_chrome_json()).expect("valid JSON");
     let events = json["traceEvents"].as_array().expect("a traceEvents array");
