@@ -22,6 +22,8 @@ pub enum ThreadPoolBuildErrorKind {
     CurrentThreadAlreadyInPool,
     /// [`ThreadPoolBuilder::share_cores`](crate::ThreadPoolBuilder::share_cores) was given 0: shares need at least one core.
     ZeroShareCores,
+    /// [`ThreadPoolBuilder::share_quantum`](crate::ThreadPoolBuilder::share_quantum) was given zero: a quantum must last some time.
+    ZeroShareQuantum,
 }
 
 /// Error returned when a pool cannot be built. Threads started before the failure are
@@ -75,6 +77,9 @@ impl fmt::Display for ThreadPoolBuildError {
             (ThreadPoolBuildErrorKind::ZeroShareCores, _) => {
                 f.write_str("share_cores(0): the shares of a pool need at least one core")
             }
+            (ThreadPoolBuildErrorKind::ZeroShareQuantum, _) => f.write_str(
+                "share_quantum(0): the scheduling quantum of shares must be longer than zero",
+            ),
             (ThreadPoolBuildErrorKind::ThreadSpawn, Some(e)) => {
                 write!(f, "could not start a worker thread: {e}")
             }

@@ -164,9 +164,11 @@ impl<S> ThreadPoolBuilder<S> {
     /// Makes the thread calling `build` worker 0 of the pool: it does not run a main loop,
     /// but it executes the pool's jobs whenever it waits inside the pool (and `join` or
     /// `scope` called on it run in this pool). It stops being a worker when the pool is
-    /// dropped on this thread (or when the thread exits). Jobs queued on worker 0 run
-    /// only when this thread waits in the pool or another worker steals them; with
-    /// `num_threads(1)`, work injected from other threads waits for this thread.
+    /// dropped on this thread (or when the thread exits); a new thread then takes worker
+    /// 0's place until the pool's queued and spawned work is done. Until then, jobs
+    /// queued on worker 0 run only when this thread waits in the pool or another worker
+    /// steals them; with `num_threads(1)`, work injected from other threads waits for
+    /// this thread.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new()
@@ -200,7 +202,8 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// The stack size of the worker threads, in bytes.
+    /// The stack size of the worker threads, in bytes (also of the workers of the
+    /// pool's shares).
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().stack_size(1 << 20).build().unwrap();
@@ -212,7 +215,8 @@ impl<S> ThreadPoolBuilder<S> {
     }
 
     /// Called with the payload of a panic in a job started by `spawn`, `spawn_fifo` or
-    /// `spawn_broadcast`, or in a start or exit handler (panics in `join`, `scope`,
+    /// `spawn_broadcast` (in the pool or in one of its shares), or in a start or exit
+    /// handler (panics in `join`, `scope`,
     /// `install` and `broadcast` go back to their caller instead). **Without a panic
     /// handler, such a panic aborts the process**, as in Rayon: nobody waits for a
     /// spawned job, so there is nobody to report it to. If the handler itself panics,
@@ -237,7 +241,7 @@ impl<S> ThreadPoolBuilder<S> {
     where
         H: Fn(Box<dyn std::any::Any + Send>) + Send + Sync + 'static,
     {
-        self.config.handlers.panic = Some(Box::new(handler));
+        self.config.handlers.panic = Some(Arc::new(handler));
         self
     }
 
@@ -307,11 +311,15 @@ impl<S> ThreadPoolBuilder<S> {
     /// The scheduling quantum of the pool's shares (default 4 ms): how often a share
     /// over its proportion is asked to give a core back.
     ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroShareQuantum`] on zero.
+    ///
     /// ```
-    /// let pool = prorata::ThreadPoolBuilder::new()
-    ///     .share_quantum(std::time::Duration::from_millis(2))
-    ///     .build()
-    ///     .unwrap();
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    /// use std::time::Duration;
+    ///
+    /// let pool = ThreadPoolBuilder::new().share_quantum(Duration::from_millis(2)).build().unwrap();
+    /// let err = ThreadPoolBuilder::new().share_quantum(Duration::ZERO).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroShareQuantum);
     /// ```
     pub fn share_quantum(mut self, quantum: std::time::Duration) -> Self {
         self.config.share_quantum = Some(quantum);
@@ -351,6 +359,16 @@ impl<S> ThreadPoolBuilder<S> {
     /// ```
     pub fn share_cores(mut self, n: usize) -> Self {
         self.config.share_cores = Some(n);
+        self
+    }
+
+    /// What a share's sub-pool takes from the pool (or share) it is made from, so
+    /// that work behaves in a share as in its pool: the panic handler (a panic in a
+    /// job spawned into a share goes where the pool's would) and the stack size (a
+    /// job that fits in the pool's stacks fits in the share's).
+    pub(crate) fn inherit(mut self, parent: &Registry) -> Self {
+        self.config.handlers.panic = parent.handlers.panic.clone();
+        self.config.stack_size = parent.stack_size;
         self
     }
 
@@ -407,13 +425,22 @@ impl<S> ThreadPoolBuilder<S> {
                 ThreadPoolBuildErrorKind::ZeroShareCores,
             ));
         }
+        if self.config.share_quantum == Some(std::time::Duration::ZERO) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroShareQuantum,
+            ));
+        }
         if self.config.use_current_thread && WorkerThread::current().is_some() {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
             ));
         }
         let n = self.resolved_num_threads();
-        let (registry, deques) = Registry::new(n, std::mem::take(&mut self.config.handlers));
+        let (registry, deques) = Registry::new(
+            n,
+            std::mem::take(&mut self.config.handlers),
+            self.config.stack_size,
+        );
         registry.shares.configure(
             self.config.share_policy,
             self.config.share_quantum,

@@ -1,5 +1,6 @@
 //! `use_current_thread`: the building thread as worker 0 of its pool, held in a
-//! thread-local until the pool is dropped on that thread or the thread exits.
+//! thread-local until the pool is dropped on that thread or the thread exits; then a
+//! new thread takes worker 0's place until the pool terminates.
 
 use std::cell::RefCell;
 
@@ -11,13 +12,14 @@ thread_local! {
     static CURRENT_THREAD_WORKER: CurrentThreadWorker = const { CurrentThreadWorker(RefCell::new(None)) };
 }
 
-/// Holds the worker of a `use_current_thread` pool; unregisters it when dropped.
+/// Holds the worker of a `use_current_thread` pool; hands it off when dropped.
 struct CurrentThreadWorker(RefCell<Option<Box<WorkerThread>>>);
 
 impl Drop for CurrentThreadWorker {
     fn drop(&mut self) {
-        if self.0.get_mut().is_some() {
+        if let Some(worker) = self.0.get_mut().take() {
             WorkerThread::clear_current();
+            hand_off(worker);
         }
     }
 }
@@ -31,8 +33,30 @@ pub(crate) fn release_current_thread(registry: &Registry) {
             .is_some_and(|w| w.registry().id() == registry.id())
         {
             WorkerThread::clear_current();
-            *slot = None;
+            if let Some(worker) = slot.take() {
+                drop(slot);
+                hand_off(worker);
+            }
         }
+    });
+}
+
+/// Worker 0 leaves this thread, not its pool: a new thread takes its place and runs
+/// the main loop of a worker (start handler, jobs, exit handler) until the pool
+/// terminates, like the other workers. Else work that only worker 0 can run (its
+/// part of a `spawn_broadcast`, or everything, if it is the only worker) would never
+/// run, and the workers waiting for it would never exit. If the OS refuses the
+/// thread, the worker is dropped and that work is lost.
+fn hand_off(worker: Box<WorkerThread>) {
+    let mut b = std::thread::Builder::new().name("prorata-worker-0".into());
+    if let Some(size) = worker.registry().stack_size {
+        b = b.stack_size(size);
+    }
+    let _ = b.spawn(move || {
+        // SAFETY: the box lives in this closure until `clear_current` below.
+        unsafe { WorkerThread::set_current(&*worker) };
+        worker.main_loop();
+        WorkerThread::clear_current();
     });
 }
 

@@ -9,6 +9,7 @@ use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::stats::WorkerCounters;
 use super::unwind;
@@ -26,6 +27,9 @@ pub(crate) struct ThreadInfo {
     pub(crate) stealer: Stealer<JobRef>,
     /// Jobs that only this worker may run (broadcasts).
     pub(crate) broadcasts: Injector<JobRef>,
+    /// The FIFO behind the `spawn_fifo` tokens this worker pushes (here rather than
+    /// in the worker, which may go away before its tokens run).
+    pub(crate) fifo: JobFifo,
     /// Set when the pool terminates; the worker's main loop waits on it.
     pub(crate) terminate: CoreLatch,
     /// Requests to the worker (the shares' preemption, a thief's publication request),
@@ -38,7 +42,8 @@ pub(crate) struct ThreadInfo {
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
-    pub(crate) panic: Option<Box<PanicHandler>>,
+    /// Shared with the pool's shares, whose spawned jobs' panics it also receives.
+    pub(crate) panic: Option<Arc<PanicHandler>>,
     pub(crate) start: Option<Box<IndexHandler>>,
     pub(crate) exit: Option<Box<IndexHandler>>,
 }
@@ -52,6 +57,8 @@ pub(crate) struct Registry {
     /// workers are told to exit.
     terminate_count: AtomicUsize,
     pub(crate) handlers: Handlers,
+    /// The workers' stack size, if the builder set one (a share's workers get it too).
+    pub(crate) stack_size: Option<usize>,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// Each worker's counters (`stats.rs`).
@@ -62,7 +69,11 @@ pub(crate) struct Registry {
 
 impl Registry {
     /// A registry for `n` workers, with their deques' owner ends (one per worker).
-    pub(crate) fn new(n: usize, handlers: Handlers) -> (Arc<Registry>, Vec<Local<JobRef>>) {
+    pub(crate) fn new(
+        n: usize,
+        handlers: Handlers,
+        stack_size: Option<usize>,
+    ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
         let thread_infos = deques
@@ -71,6 +82,7 @@ impl Registry {
                 crossbeam_utils::CachePadded::new(ThreadInfo {
                     stealer: d.stealer(),
                     broadcasts: Injector::new(),
+                    fifo: JobFifo::new(),
                     terminate: CoreLatch::new(),
                     flags: WorkerFlags::default(),
                     frames: FrameStack::new(),
@@ -83,6 +95,7 @@ impl Registry {
             injector: Injector::new(),
             terminate_count: AtomicUsize::new(1),
             handlers,
+            stack_size,
             shares: Default::default(),
             counters: (0..n).map(|_| Default::default()).collect(),
             trace: crate::trace::Recorder::new(n),

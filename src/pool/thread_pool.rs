@@ -82,7 +82,7 @@ impl ThreadPool {
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
         let n = self.registry.num_threads();
         let permits = self.registry.shares.permits(n);
-        crate::Share::create(permits, None, n, tickets).map(|s| s.traced(&self.registry, tickets))
+        crate::Share::create(&self.registry, permits, None, n, tickets)
     }
 
     /// What this pool's workers did so far: jobs run, steals, join frames published

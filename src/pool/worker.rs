@@ -12,7 +12,6 @@ use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
 use super::registry::{Registry, ThreadInfo};
-use super::scope::JobFifo;
 use super::stats::WorkerCounters;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
@@ -65,8 +64,6 @@ pub(crate) struct WorkerThread {
     fast_limit: Cell<usize>,
     /// When this worker last published a frame on request or at a job's start.
     last_publish: Cell<Option<Instant>>,
-    /// The FIFO behind `spawn_fifo` tokens pushed by this worker.
-    fifo: JobFifo,
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
@@ -95,7 +92,6 @@ impl WorkerThread {
             deque,
             fast_limit: Cell::new(0),
             last_publish: Cell::new(None),
-            fifo: JobFifo::new(),
             index,
             rng: XorShift64Star::new(index as u64),
             registry,
@@ -261,9 +257,13 @@ impl WorkerThread {
     /// # Safety
     /// Same as [`WorkerThread::push`] with `job`: it is live until executed.
     pub(crate) unsafe fn push_fifo(&self, job: JobRef) {
-        // SAFETY: this worker outlives its tokens: it exits only when the pool terminates,
-        // after every pending spawn has run.
-        let token = unsafe { self.fifo.push(job) };
+        // The FIFO is in the registry, not in this worker: the worker can go away
+        // before its tokens run (worker 0 of a `use_current_thread` pool dropped on its
+        // thread leaves them to the others).
+        let fifo = &self.registry.thread_infos[self.index].fifo;
+        // SAFETY: the registry outlives the token: only its own workers, which hold it
+        // alive, take jobs from its deques.
+        let token = unsafe { fifo.push(job) };
         self.push(token);
     }
 

@@ -22,6 +22,8 @@ pub enum ShareError {
     TicketOverflow,
     /// The pool (or the parent share) is shutting down and takes no new shares.
     PoolShuttingDown,
+    /// The operating system refused to start the share's worker threads.
+    ThreadSpawn,
 }
 
 impl fmt::Display for ShareError {
@@ -32,6 +34,7 @@ impl fmt::Display for ShareError {
                 "the tickets of the shares of one pool or currency would exceed u32::MAX"
             }
             ShareError::PoolShuttingDown => "the pool is shutting down and takes no new shares",
+            ShareError::ThreadSpawn => "could not start the worker threads of the share",
         })
     }
 }

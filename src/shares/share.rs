@@ -92,8 +92,10 @@ impl fmt::Debug for Share {
 
 impl Share {
     /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
-    /// permits are `permits`, with `cores` workers.
+    /// permits are `permits`, with `cores` workers; `from` is the pool or share it is
+    /// made from, whose panic handler and stack size it takes.
     pub(crate) fn create(
+        from: &Registry,
         permits: &Arc<Permits>,
         parent: Option<ShareId>,
         cores: usize,
@@ -106,15 +108,17 @@ impl Share {
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
+            .inherit(from)
             .exit_handler(move |i| {
                 if let Some(w) = exit_cell.get() {
                     w.release(i);
                 }
             })
             .build();
+        // The sub-pool's builder can only fail to start its threads.
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
-            return Err(ShareError::PoolShuttingDown);
+            return Err(ShareError::ThreadSpawn);
         };
         let registry = Arc::downgrade(pool.registry());
         let raise = move |i: usize| {
@@ -125,6 +129,8 @@ impl Share {
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
         let _ = cell.set(workers.clone());
         pool.registry().shares.set_member(workers.clone());
+        // Its workers record with the pool or share it is made from.
+        crate::trace::adopt(from, pool.registry(), id.index(), tickets);
         crate::pool::enable_shares();
         // No worker holds a core yet: each takes one before its first job.
         (0..cores).for_each(raise);
@@ -149,16 +155,14 @@ impl Share {
     /// ```
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
         let w = &self.workers;
-        Share::create(&w.permits, Some(w.id), self.current_num_threads(), tickets)
-            .map(|s| s.traced(self.pool().registry(), tickets))
-    }
-
-    /// Makes this new share's workers record with the pool (or share) it was made
-    /// from, whose registry is `parent` (see `crate::trace`).
-    pub(crate) fn traced(self, parent: &Registry, tickets: u32) -> Self {
-        let number = self.workers.id.index();
-        crate::trace::adopt(parent, self.pool().registry(), number, tickets);
-        self
+        let from = self.pool().registry();
+        Share::create(
+            from,
+            &w.permits,
+            Some(w.id),
+            self.current_num_threads(),
+            tickets,
+        )
     }
 
     /// Changes this share's tickets (inflation or deflation); effective within a
@@ -282,7 +286,9 @@ impl Share {
         self.pool().in_place_scope(op)
     }
 
-    /// Runs `op` in this share in the background.
+    /// Runs `op` in this share in the background. A panic in `op` goes to the panic
+    /// handler of the pool the share was made from (through its parent shares); as
+    /// with [`ThreadPool::spawn`], the process aborts if that pool has none.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -357,6 +363,11 @@ impl Drop for Share {
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
     let cores = registry.num_threads();
-    Share::create(registry.shares.permits(cores), None, cores, tickets)
-        .map(|s| s.traced(registry, tickets))
+    Share::create(
+        registry,
+        registry.shares.permits(cores),
+        None,
+        cores,
+        tickets,
+    )
 }

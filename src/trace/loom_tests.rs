@@ -1,8 +1,9 @@
 //! Loom models of a worker's ring (run by `ci/loom.sh`, with chunks of two events and
 //! at most two chunks, so that a few events fill the ring and wrap around): a
 //! collector reading while the owner appends sees complete events in order, none
-//! twice, and counts the ones overwritten; a collector that waits for the owner's
-//! open job sees its end.
+//! twice, and counts the ones overwritten; trimming the ring while the owner appends
+//! keeps its newest events; a collector that waits for the owner's open job sees its
+//! end.
 
 use loom::sync::Arc;
 use loom::thread;
@@ -69,5 +70,25 @@ fn loom_a_job_open_at_the_stop_ends_in_the_recording() {
         let kinds: Vec<Kind> = c.events.iter().map(|e| e.kind).collect();
         assert_eq!(&kinds[..2], [Kind::JobStart, Kind::JobEnd]);
         owner.join().unwrap();
+    });
+}
+
+#[test]
+fn loom_trimming_while_the_owner_appends_keeps_the_newest() {
+    loom::model(|| {
+        let log = Arc::new(WorkerLog::default());
+        log.set_session(1);
+        let owner = {
+            let log = Arc::clone(&log);
+            thread::spawn(move || append(&log, 3))
+        };
+        log.trim();
+        owner.join().unwrap();
+        let c = log.collect(1).expect("the owner recorded");
+        // A run of consecutive events that ends with the last one appended.
+        let args: Vec<u32> = c.events.iter().map(|e| e.arg).collect();
+        let first = 3 - args.len() as u32;
+        assert_eq!(args, (first..3).collect::<Vec<_>>());
+        assert!(!args.is_empty());
     });
 }

@@ -81,6 +81,7 @@ struct Ring {
 pub(crate) struct Collected {
     pub(crate) events: Vec<Event>,
     pub(crate) lost: u64,
+    #[cfg_attr(all(loom, test), allow(dead_code))] // the loom models do not read it
     pub(crate) thread: Option<String>,
 }
 
