@@ -93,7 +93,6 @@ pub(crate) use preempt::safe_point;
 pub(crate) use registry::Registry;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};
-pub use stats::PoolStats;
 pub(crate) use stats::{Totals, note_current};
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::ThreadPool;

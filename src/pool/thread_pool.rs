@@ -9,7 +9,6 @@ use super::join::{FnContext, join_on_worker};
 use super::registry::Registry;
 use super::scope::{self, Scope, ScopeFifo};
 use super::spawn;
-use super::stats::{PoolStats, Totals};
 use super::worker::WorkerThread;
 use super::yield_now::Yield;
 
@@ -85,10 +84,10 @@ impl ThreadPool {
         crate::Share::create(&self.registry, permits, None, n, tickets)
     }
 
-    /// What this pool's workers did so far: jobs run, steals, join frames published
-    /// and claimed, sleeps and wake-ups, and the core time of each of its shares (see
-    /// [`PoolStats`]). Each worker counts for itself; a reading sums the counts. The
-    /// workers of the pool's shares count in [`Share::stats`](crate::Share::stats).
+    /// What this pool's own workers did so far: jobs run, steals, `join` halves
+    /// published and claimed, sleeps and wake-ups (see [`ShareStats`](crate::ShareStats);
+    /// the workers of the pool's shares count in [`Share::stats`](crate::Share::stats)).
+    /// Each worker counts for itself; a reading sums the counts.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -97,13 +96,11 @@ impl ThreadPool {
     /// assert_eq!(pool.stats().jobs, 1);
     /// let share = pool.share(100).unwrap();
     /// share.install(|| ());
-    /// let stats = pool.stats();
-    /// assert_eq!(stats.jobs, 1); // the share's job counts in share.stats()
-    /// assert_eq!(stats.shares[0].tickets, 100);
+    /// assert_eq!(pool.stats().jobs, 1); // the share's job counts in share.stats()
+    /// assert_eq!(share.stats().jobs, 1);
     /// ```
-    pub fn stats(&self) -> PoolStats {
-        let counted = Totals::of(&self.registry.counters);
-        PoolStats::new(counted, self.registry.shares.core_times())
+    pub fn stats(&self) -> crate::ShareStats {
+        crate::ShareStats::new(Default::default(), &self.registry)
     }
 
     /// Starts recording a timeline of this pool's workers and of the workers of every

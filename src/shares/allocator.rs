@@ -206,17 +206,6 @@ impl Allocator {
         self.workers.iter().map(held).sum()
     }
 
-    /// Every share in the tree but the root, with its parent's slot and its tickets.
-    pub(crate) fn shares(&self) -> Vec<(ShareId, usize, u32)> {
-        (1..self.tree.slots())
-            .filter_map(|i| {
-                let node = self.tree.slot(i)?;
-                let parent = node.parent.map_or(0, |p| p as usize);
-                Some((self.tree.id_at(i)?, parent, node.tickets))
-            })
-            .collect()
-    }
-
     /// Whether the pool has any share besides itself (else nothing competes).
     pub(crate) fn has_shares(&self) -> bool {
         !self.tree.node(self.root()).children.is_empty()

@@ -13,8 +13,7 @@
 //!   an explicit clock (simulated deterministically in the tests).
 //! * [`permits`]: the allocator behind a lock, with blocking, wake-ups and the
 //!   per-worker "give your core back" flag (model-checked with loom).
-//! * [`accounting`]: per-share counters; [`core_time`]: each share's core time, for
-//!   `ThreadPool::stats`; [`rng`]: the lottery's generator;
+//! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
 //!   [`sync`]: std or loom types.
 //!
 //! * [`pool_link`]: what a pool's registry knows of shares, and the hooks the pool
@@ -63,8 +62,7 @@
 //! `Share::stats` has the allocator's figures (core time, grants, parks,
 //! preemptions) and what the share's workers counted (jobs, steals, join frames
 //! published and claimed, sleeps, wake-ups: the counters every pool's workers keep,
-//! see pool/stats.rs). `ThreadPool::stats` has the core time of each share
-//! ([`core_time`]).
+//! see pool/stats.rs).
 
 // Parts of the allocator are used only by the tests and simulations (the root
 // slot's own demand, entitlement queries).
@@ -72,7 +70,6 @@
 
 mod accounting;
 mod allocator;
-mod core_time;
 mod entitlement;
 mod error;
 mod lottery;
@@ -88,7 +85,6 @@ mod tree;
 #[cfg(test)]
 mod tests;
 
-pub use core_time::ShareCoreTime;
 pub use error::ShareError;
 pub use policy::SharePolicy;
 pub(crate) use pool_link::PoolShares;

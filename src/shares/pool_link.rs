@@ -65,11 +65,6 @@ impl PoolShares {
         })
     }
 
-    /// The core time of each share of this (root) pool; empty before its first share.
-    pub(crate) fn core_times(&self) -> Vec<super::ShareCoreTime> {
-        self.permits.get().map_or_else(Vec::new, |p| p.core_times())
-    }
-
     /// The root is going away: no new shares.
     pub(crate) fn shut_down(&self) {
         if let Some(p) = self.permits.get() {

@@ -38,8 +38,15 @@ pub struct Share {
     workers: Arc<ShareWorkers>,
 }
 
-/// What a share received so far (see [`Share::stats`]): core time, grants, parks
-/// and preemptions, and what its workers counted (as in [`crate::PoolStats`]).
+/// What a pool or a share received and did so far (see [`ThreadPool::stats`] and
+/// [`Share::stats`]): from the division of the cores, core time, grants, parks and
+/// preemptions; from its own workers' counters, jobs, steals, `join` halves published
+/// and claimed, sleeps and wake-ups.
+///
+/// Each worker counts for itself (no shared counter is written), and only where it
+/// does something costly anyway, never on the fast path of a `join`: the counting is
+/// always on. A reading sums the workers' counters. The workers of a share count in
+/// the share's figures, not in its pool's.
 ///
 /// ```
 /// use prorata::prelude::*;
@@ -65,21 +72,44 @@ pub struct ShareStats {
     /// Times one of its workers gave its core back because the share was over its
     /// proportion.
     pub preemptions: u64,
-    /// Jobs its workers took from a queue and ran, as
-    /// [`PoolStats::jobs`](crate::PoolStats::jobs).
+    /// Jobs its workers took from a queue and ran: `install`ed, spawned and broadcast
+    /// jobs, and the second halves of `join`s that were published and then stolen or
+    /// claimed (a half its own worker takes back runs inline and is not a job).
     pub jobs: u64,
     /// Jobs its workers stole from each other's deques.
     pub steals: u64,
-    /// Join frames its workers published, as
-    /// [`PoolStats::frames_published`](crate::PoolStats::frames_published).
+    /// Second halves of `join`s that its workers moved from their pending frames to
+    /// their deques, where thieves can take them (when a job starts, when a thief
+    /// asks, before a worker waits).
     pub frames_published: u64,
-    /// Join frames its workers claimed from each other, as
-    /// [`PoolStats::frames_claimed`](crate::PoolStats::frames_claimed).
+    /// Pending `join` halves an idle worker took directly from a busy one (which was
+    /// not publishing: blocked, or in a long sequential stretch).
     pub frames_claimed: u64,
     /// Times one of its workers blocked, having found nothing to do.
     pub sleeps: u64,
-    /// Times another thread woke one of its sleeping workers.
+    /// Times another thread woke one of its sleeping workers (new work, a latch it
+    /// waits on, the pool's end); a sleeper that naps and wakes by itself is not
+    /// counted.
     pub wake_ups: u64,
+}
+
+impl ShareStats {
+    /// The allocator's figures `st` with what the workers of `registry` counted.
+    pub(crate) fn new(st: super::accounting::ShareStats, registry: &Registry) -> Self {
+        let counted = Totals::of(&registry.counters);
+        ShareStats {
+            core_time: Duration::from_nanos(st.core_nanos),
+            grants: st.grants,
+            parks: st.parks,
+            preemptions: st.preemptions,
+            jobs: counted.jobs,
+            steals: counted.steals,
+            frames_published: counted.frames_published,
+            frames_claimed: counted.frames_claimed,
+            sleeps: counted.sleeps,
+            wake_ups: counted.wake_ups,
+        }
+    }
 }
 
 impl fmt::Debug for Share {
@@ -193,19 +223,7 @@ impl Share {
     /// ```
     pub fn stats(&self) -> ShareStats {
         let st = self.workers.permits.stats(self.workers.id);
-        let counted = Totals::of(&self.pool().registry().counters);
-        ShareStats {
-            core_time: Duration::from_nanos(st.core_nanos),
-            grants: st.grants,
-            parks: st.parks,
-            preemptions: st.preemptions,
-            jobs: counted.jobs,
-            steals: counted.steals,
-            frames_published: counted.frames_published,
-            frames_claimed: counted.frames_claimed,
-            sleeps: counted.sleeps,
-            wake_ups: counted.wake_ups,
-        }
+        ShareStats::new(st, self.pool().registry())
     }
 
     /// Runs `op` in this share (see [`ThreadPool::install`]); parallel iterators

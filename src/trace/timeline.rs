@@ -51,8 +51,8 @@ pub struct TraceLane {
     /// What the worker belongs to: `"pool"`, or a share, such as
     /// `"share 2: 100 tickets"` (`"… of share 1"` for a share of a share).
     pub pool: String,
-    /// The share's number in its pool (0: the pool itself), as in
-    /// [`PoolStats::shares`](crate::PoolStats::shares).
+    /// The share's number in its pool: 0 for the pool itself, shares from 1 in the
+    /// order they were made (a dropped share's number goes to a later one).
     pub share: usize,
     /// The worker's index in its pool or share.
     pub worker: usize,
@@ -114,7 +114,7 @@ pub enum TraceEventKind {
         victim: usize,
     },
     /// The worker claimed a pending join frame of a busy worker (see
-    /// [`PoolStats::frames_claimed`](crate::PoolStats::frames_claimed)).
+    /// [`ShareStats::frames_claimed`](crate::ShareStats::frames_claimed)).
     Claim,
     /// The worker published one of its pending join frames to its deque.
     Publish,
