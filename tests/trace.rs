@@ -57,11 +57,9 @@ fn check_pairs(lane: &TraceLane) {
             TraceEventKind::SleepStart => open.push("sleep"),
             TraceEventKind::CoreWait | TraceEventKind::Preempted => open.push("core"),
             TraceEventKind::JobEnd => assert_eq!(open.pop(), Some("job"), "{}", lane.thread),
-            TraceEventKind::SleepEnd { .. } => {
-                // A worker asleep when the recording began wakes without a start.
-                if !open.is_empty() || lane.events[0] != *e {
-                    assert_eq!(open.pop(), Some("sleep"), "{}", lane.thread);
-                }
+            // A worker asleep when the recording began wakes without a start.
+            TraceEventKind::SleepEnd { .. } if !open.is_empty() || lane.events[0] != *e => {
+                assert_eq!(open.pop(), Some("sleep"), "{}", lane.thread);
             }
             TraceEventKind::CoreGranted => assert_eq!(open.pop(), Some("core")),
             _ => {}
