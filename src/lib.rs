@@ -110,6 +110,6 @@ mod trace;
 #[cfg(feature = "progress")]
 pub mod progress;
 
-pub use shares::{Share, ShareError, SharePolicy, ShareStats, share};
+pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
 #[cfg(feature = "trace")]
 pub use trace::{Trace, TraceEvent, TraceEventKind, TraceLane};

@@ -232,3 +232,119 @@ fn a_dropped_share_retires_without_taking_a_core() {
     assert!(dropped_first, "the dropped share waited for a core to exit");
     assert_eq!(busy.install(|| 3), 3);
 }
+
+/// With shares, the pool's own jobs take cores too, but the thread that built a
+/// `use_current_thread` pool is a user's thread: it takes none (it could hold one
+/// outside the pool), so its joins run even while a share holds the only core.
+#[test]
+fn the_current_thread_worker_takes_no_core() {
+    use std::sync::mpsc::channel;
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(1)
+        .use_current_thread()
+        .build()
+        .unwrap();
+    let busy = pool.share(1).unwrap();
+    let (started_tx, started_rx) = channel();
+    let (release_tx, release_rx) = channel::<()>();
+    busy.spawn(move || {
+        started_tx.send(()).unwrap();
+        // Holds the only core, outside any prorata wait, until released.
+        let _ = release_rx.recv();
+    });
+    started_rx.recv().unwrap();
+    // Worker 0 is this thread: `join` runs both halves here if need be.
+    let (a, b) = pool.join(|| 1, || 2);
+    assert_eq!((a, b), (1, 2));
+    release_tx.send(()).unwrap();
+    let v: Vec<u64> = pool.install(|| (0..1000u64).into_par_iter().map(|x| x * 2).collect());
+    assert_eq!(v, (0..1000u64).map(|x| x * 2).collect::<Vec<_>>());
+    drop(busy);
+}
+
+#[test]
+fn root_tickets_zero_is_an_error() {
+    let err = ThreadPoolBuilder::new()
+        .root_tickets(0)
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err.kind(),
+        prorata::ThreadPoolBuildErrorKind::ZeroRootTickets
+    );
+    assert!(err.to_string().contains("root_tickets(0)"));
+}
+
+/// Shares of a `build_scoped` pool: their workers are started on the pool's scope
+/// through its wrapper (a thread-local it sets is seen by every item a share
+/// runs), they borrow the caller's data, competing shares and the pool's own job
+/// complete every item, and `build_scoped` returns (the shares' idle workers
+/// retire when it ends).
+#[test]
+fn shares_of_a_scoped_pool_run_inside_its_wrapper() {
+    use std::cell::Cell;
+    thread_local!(static IN_WRAPPER: Cell<bool> = const { Cell::new(false) });
+    let data: Vec<u64> = (0..100_000).collect();
+    let want: u64 = data.iter().sum();
+    let sum_in_wrapper = || {
+        data.par_iter()
+            .map(|&x| {
+                assert!(
+                    IN_WRAPPER.with(Cell::get),
+                    "an item ran outside the wrapper"
+                );
+                x
+            })
+            .sum::<u64>()
+    };
+    let total = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build_scoped(
+            |thread| {
+                IN_WRAPPER.with(|w| w.set(true));
+                thread.run()
+            },
+            |pool| {
+                let (a, b) = (pool.share(3).unwrap(), pool.share(1).unwrap());
+                let child = a.share(1).unwrap();
+                let (sa, sb, sc) = std::thread::scope(|s| {
+                    let ha = s.spawn(|| a.install(sum_in_wrapper));
+                    let hb = s.spawn(|| b.install(sum_in_wrapper));
+                    let hc = s.spawn(|| child.install(sum_in_wrapper));
+                    (ha.join().unwrap(), hb.join().unwrap(), hc.join().unwrap())
+                });
+                let own = pool.install(sum_in_wrapper);
+                assert!(pool.stats().grants >= 1);
+                sa + sb + sc + own
+            },
+        )
+        .unwrap();
+    assert_eq!(total, 4 * want);
+}
+
+/// A share kept past `build_scoped` is refused work (its workers would run
+/// outside the wrapper, on a scope that has ended), with a clear panic.
+#[test]
+fn a_share_kept_past_build_scoped_refuses_work() {
+    let share = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build_scoped(
+            |thread| thread.run(),
+            |pool| {
+                let s = pool.share(1).unwrap();
+                assert_eq!(s.install(|| 5), 5);
+                s
+            },
+        )
+        .unwrap();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| share.install(|| 1)));
+    let payload = r.expect_err("work given after build_scoped returned");
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_default();
+    assert!(msg.contains("build_scoped"), "{msg}");
+    drop(share);
+}

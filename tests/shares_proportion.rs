@@ -163,3 +163,81 @@ fn a_blocked_lender_gives_its_tickets_to_the_share_it_waits_on() {
         "B (lent A's 3 tickets) did {nb} items, C did {nc}"
     );
 }
+
+/// An explicit loan (`Share::lend_to`) from two lenders that do nothing but wait:
+/// B (1 ticket) computes with A's 2 and C's 1 on top of its own, against D (1):
+/// about 4x D's items (1x without the loans). Generous bound: at least 1.5x.
+#[test]
+fn explicit_loans_from_two_lenders_add_up() {
+    let pool = ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let (a, b, c, d) = (
+        pool.share(2).unwrap(),
+        pool.share(1).unwrap(),
+        pool.share(1).unwrap(),
+        pool.share(1).unwrap(),
+    );
+    let stop = AtomicBool::new(false);
+    let (done_b, done_d) = (AtomicU64::new(0), AtomicU64::new(0));
+    let work = |count: &AtomicU64| {
+        (0..20_000_000usize).into_par_iter().for_each(|i| {
+            if !stop.load(Ordering::Relaxed) {
+                std::hint::black_box(spin(i as u64));
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    let loans = (a.lend_to(&b).unwrap(), c.lend_to(&b).unwrap());
+    std::thread::scope(|s| {
+        s.spawn(|| b.install(|| work(&done_b)));
+        s.spawn(|| d.install(|| work(&done_d)));
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_millis(800) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    drop(loans);
+    let (nb, nd) = (done_b.into_inner(), done_d.into_inner());
+    assert!(
+        nb as f64 >= 1.5 * nd.max(1) as f64,
+        "B (lent 3 tickets) did {nb} items, D did {nd}"
+    );
+}
+
+/// The pool's own jobs take part: once the pool has a share, a plain
+/// `pool.install(par_iter)` competes as the root share's tickets (100, the
+/// default, against the share's 300): the share does about 3x the items of the
+/// pool's own job. Generous bounds (2x to 4.5x); the pool reports its core time.
+#[test]
+fn the_pools_own_jobs_compete_with_their_root_tickets() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .root_tickets(100)
+        .build()
+        .unwrap();
+    let share = pool.share(300).unwrap();
+    let stop = AtomicBool::new(false);
+    let (done_pool, done_share) = (AtomicU64::new(0), AtomicU64::new(0));
+    let work = |count: &AtomicU64| {
+        (0..20_000_000usize).into_par_iter().for_each(|i| {
+            if !stop.load(Ordering::Relaxed) {
+                std::hint::black_box(spin(i as u64));
+                count.fetch_add(1, Ordering::Relaxed);
+            }
+        })
+    };
+    std::thread::scope(|s| {
+        s.spawn(|| pool.install(|| work(&done_pool)));
+        s.spawn(|| share.install(|| work(&done_share)));
+        let t0 = Instant::now();
+        while t0.elapsed() < Duration::from_millis(800) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    let (np, ns) = (done_pool.into_inner(), done_share.into_inner());
+    let ratio = ns as f64 / np.max(1) as f64;
+    assert!((2.0..=4.5).contains(&ratio), "share {ns} items, pool {np}");
+    let st = pool.stats();
+    assert!(st.core_time > Duration::ZERO && st.grants >= 1, "{st:?}");
+}

@@ -9,6 +9,7 @@ fn share_errors_are_errors_with_clear_messages() {
         ShareError::ZeroTickets,
         ShareError::TicketOverflow,
         ShareError::PoolShuttingDown,
+        ShareError::DifferentPools,
     ];
     for (i, e) in all.iter().enumerate() {
         let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(*e);

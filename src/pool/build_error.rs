@@ -24,6 +24,9 @@ pub enum ThreadPoolBuildErrorKind {
     ZeroShareCores,
     /// [`ThreadPoolBuilder::share_quantum`](crate::ThreadPoolBuilder::share_quantum) was given zero: a quantum must last some time.
     ZeroShareQuantum,
+    /// [`ThreadPoolBuilder::root_tickets`](crate::ThreadPoolBuilder::root_tickets) was given 0: the pool's own jobs need
+    /// at least one ticket.
+    ZeroRootTickets,
 }
 
 /// Error returned when a pool cannot be built. Threads started before the failure are
@@ -80,6 +83,9 @@ impl fmt::Display for ThreadPoolBuildError {
             (ThreadPoolBuildErrorKind::ZeroShareQuantum, _) => f.write_str(
                 "share_quantum(0): the scheduling quantum of shares must be longer than zero",
             ),
+            (ThreadPoolBuildErrorKind::ZeroRootTickets, _) => {
+                f.write_str("root_tickets(0): the pool's own jobs need at least one ticket")
+            }
             (ThreadPoolBuildErrorKind::ThreadSpawn, Some(e)) => {
                 write!(f, "could not start a worker thread: {e}")
             }

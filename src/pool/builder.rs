@@ -8,6 +8,7 @@ use super::build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
 use super::current_thread::adopt_current_thread;
 use super::global;
 use super::registry::{Handlers, Registry};
+use super::retire::{RetireSpec, ScopedSpawner, Spawner};
 use super::sleep::THREADS_MAX;
 use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpawn};
 use super::thread_pool::ThreadPool;
@@ -40,6 +41,10 @@ struct Config {
     share_policy: crate::SharePolicy,
     share_quantum: Option<std::time::Duration>,
     share_cores: Option<usize>,
+    root_tickets: Option<u32>,
+    /// Workers retire after this long idle and start when there is work, through
+    /// this spawner (a share's sub-pool; see `retire.rs`).
+    retire: Option<(std::time::Duration, Option<Spawner>)>,
 }
 
 impl Default for ThreadPoolBuilder {
@@ -65,6 +70,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("share_policy", &c.share_policy)
             .field("share_quantum", &c.share_quantum)
             .field("share_cores", &c.share_cores)
+            .field("root_tickets", &c.root_tickets)
             .finish_non_exhaustive()
     }
 }
@@ -99,18 +105,25 @@ impl ThreadPoolBuilder {
     {
         std::thread::scope(|s| {
             let wrapper = &wrapper;
-            let pool = self
-                .spawn_handler(|thread| {
-                    let mut b = std::thread::Builder::new();
-                    if let Some(name) = thread.name() {
-                        b = b.name(name.to_owned());
-                    }
-                    if let Some(size) = thread.stack_size() {
-                        b = b.stack_size(size);
-                    }
-                    b.spawn_scoped(s, move || wrapper(thread)).map(drop)
-                })
-                .build()?;
+            let spawn_one = move |thread: ThreadBuilder| {
+                let mut b = std::thread::Builder::new();
+                if let Some(name) = thread.name() {
+                    b = b.name(name.to_owned());
+                }
+                if let Some(size) = thread.stack_size() {
+                    b = b.stack_size(size);
+                }
+                b.spawn_scoped(s, move || wrapper(thread)).map(drop)
+            };
+            // The pool's shares start their workers on this scope too, through the
+            // wrapper, until `build_scoped` ends.
+            // SAFETY: `_close` closes the spawner when this frame ends (also on
+            // unwinding), before the scope and `spawn_one` it borrows.
+            let scoped = unsafe { ScopedSpawner::new(Box::new(spawn_one)) };
+            let _close = CloseScope(&scoped);
+            let registry = self.spawn_handler(spawn_one).build_registry()?;
+            registry.shares.set_scoped(scoped.clone());
+            let pool = ThreadPool::new(registry);
             let result = unwind::halt_unwinding(|| with_pool(&pool));
             drop(pool);
             match result {
@@ -372,6 +385,38 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// The tickets of the jobs run on the pool outside any share (plain
+    /// `install`, `join`, `par_iter`, `spawn`), against its top-level shares
+    /// (default 100). From the pool's first share on, its own workers take a core
+    /// like a share's do, so the pool's own jobs get their fraction and no more,
+    /// and [`ThreadPool::stats`] reports what they received.
+    ///
+    /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroRootTickets`] on 0.
+    ///
+    /// ```
+    /// use prorata::{ThreadPoolBuilder, ThreadPoolBuildErrorKind};
+    ///
+    /// // The pool's own jobs weigh 100 against a share's 300: a quarter of the cores.
+    /// let pool = ThreadPoolBuilder::new().num_threads(2).root_tickets(100).build().unwrap();
+    /// let background = pool.share(300).unwrap();
+    /// assert_eq!(pool.install(|| 6 * 7) + background.install(|| 0), 42);
+    ///
+    /// let err = ThreadPoolBuilder::new().root_tickets(0).build().unwrap_err();
+    /// assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ZeroRootTickets);
+    /// ```
+    pub fn root_tickets(mut self, tickets: u32) -> Self {
+        self.config.root_tickets = Some(tickets);
+        self
+    }
+
+    /// Makes the workers start only when the pool has work and exit after `idle`
+    /// without any, started by `spawn` (standard threads if `None`). For share
+    /// sub-pools: their threads follow their use.
+    pub(crate) fn retire_idle(mut self, idle: std::time::Duration, spawn: Option<Spawner>) -> Self {
+        self.config.retire = Some((idle, spawn));
+        self
+    }
+
     /// Builds the pool.
     ///
     /// ```
@@ -430,22 +475,44 @@ impl<S> ThreadPoolBuilder<S> {
                 ThreadPoolBuildErrorKind::ZeroShareQuantum,
             ));
         }
+        if self.config.root_tickets == Some(0) {
+            return Err(ThreadPoolBuildError::new(
+                ThreadPoolBuildErrorKind::ZeroRootTickets,
+            ));
+        }
         if self.config.use_current_thread && WorkerThread::current().is_some() {
             return Err(ThreadPoolBuildError::new(
                 ThreadPoolBuildErrorKind::CurrentThreadAlreadyInPool,
             ));
         }
         let n = self.resolved_num_threads();
+        let retire = self.config.retire.take().map(|(idle, spawn)| {
+            assert!(
+                !self.config.use_current_thread,
+                "prorata: a retiring pool runs no user thread"
+            );
+            RetireSpec {
+                idle,
+                spawn: spawn.unwrap_or_else(|| Arc::new(|t| DefaultSpawn.spawn(t))),
+                names: (0..n)
+                    .map(|i| self.config.thread_name.as_mut().map(|f| f(i)))
+                    .collect(),
+                stack_size: self.config.stack_size,
+            }
+        });
         let (registry, deques) = Registry::new(
             n,
             std::mem::take(&mut self.config.handlers),
             self.config.stack_size,
+            retire,
         );
-        registry.shares.configure(
-            self.config.share_policy,
-            self.config.share_quantum,
-            self.config.share_cores,
-        );
+        registry.shares.configure(crate::shares::ShareConfig {
+            policy: self.config.share_policy,
+            quantum: self.config.share_quantum,
+            cores: self.config.share_cores,
+            root_tickets: self.config.root_tickets,
+            current_thread_worker: self.config.use_current_thread,
+        });
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;
@@ -465,11 +532,32 @@ impl<S> ThreadPoolBuilder<S> {
                 return Err(ThreadPoolBuildError::thread_spawn(e));
             }
         }
+        if let Some(retirement) = &registry.retire {
+            // A retiring pool's workers start once now, so that a thread the OS refuses
+            // is this build's error (later restarts cannot report one); idle, they
+            // retire within `Retirement::idle`.
+            (0..n).for_each(|i| {
+                registry.sleep.wake_specific_thread(i);
+            });
+            if let Some(e) = retirement.end_of_build() {
+                drop(guard);
+                return Err(ThreadPoolBuildError::thread_spawn(e));
+            }
+        }
         std::mem::forget(guard);
         if let Some(deque) = current {
             adopt_current_thread(Box::new(WorkerThread::new(Arc::clone(&registry), 0, deque)));
         }
         Ok(registry)
+    }
+}
+
+/// Closes a `build_scoped` pool's spawner when its frame ends.
+struct CloseScope<'a>(&'a Arc<ScopedSpawner>);
+
+impl Drop for CloseScope<'_> {
+    fn drop(&mut self) {
+        self.0.close();
     }
 }
 

@@ -55,7 +55,7 @@ fn hand_off(worker: Box<WorkerThread>) {
     let _ = b.spawn(move || {
         // SAFETY: the box lives in this closure until `clear_current` below.
         unsafe { WorkerThread::set_current(&*worker) };
-        worker.main_loop();
+        let _ = worker.main_loop(); // such a pool's workers never retire
         WorkerThread::clear_current();
     });
 }

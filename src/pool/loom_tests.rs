@@ -10,14 +10,15 @@ use loom::thread;
 
 use super::frames::FrameStack;
 use super::latch::{CoreLatch, Latch, LockLatch};
-use super::sleep::Sleep;
+use super::retire::Handoff;
+use super::sleep::{Sleep, Slept};
 
 /// A worker waiting on a latch (the idle loop of `WorkerThread::wait_until`), with
 /// nothing else to do.
 fn wait_on(sleep: &Sleep, latch: &CoreLatch) {
     let mut idle = sleep.start_looking(0);
     while !latch.probe() {
-        sleep.no_work_found(&mut idle, latch, || false);
+        let _ = sleep.no_work_found(&mut idle, latch, || false);
     }
     sleep.work_found();
 }
@@ -55,7 +56,7 @@ fn model_published_job_is_never_missed(worker: usize, announce: fn(&Sleep)) {
         let never = CoreLatch::new();
         let mut idle = sleep.start_looking(worker);
         while !job.load(Ordering::Acquire) {
-            sleep.no_work_found(&mut idle, &never, || job.load(Ordering::Acquire));
+            let _ = sleep.no_work_found(&mut idle, &never, || job.load(Ordering::Acquire));
         }
         sleep.work_found();
         publisher.join().unwrap();
@@ -182,5 +183,119 @@ fn loom_lock_latch_wakes_its_waiter() {
         });
         latch.wait_and_reset();
         setter.join().unwrap();
+    });
+}
+/// A worker of a retiring pool looks for the job (an atomic flag) and takes it, or
+/// retires (`retire`: at once, with no timeout, the most racy case) and returns
+/// `true`.
+fn search(
+    sleep: &Sleep,
+    latch: &CoreLatch,
+    job: &AtomicBool,
+    taken: &loom::sync::atomic::AtomicUsize,
+    retire: bool,
+) -> bool {
+    let retire = retire.then_some(std::time::Duration::ZERO);
+    let mut idle = sleep.start_looking(0).retiring_after(retire);
+    loop {
+        // (A compare-exchange, not a swap: loom 0.7 loses a concurrent store
+        // against a swap that writes the value it read.)
+        if job
+            .compare_exchange(true, false, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            taken.fetch_add(1, Ordering::SeqCst);
+            sleep.work_found();
+            return false;
+        }
+        if sleep.no_work_found(&mut idle, latch, || job.load(Ordering::Acquire)) == Slept::Retired {
+            return true;
+        }
+    }
+}
+
+/// The state a retiring worker and its restarts share in the model.
+struct Pool {
+    sleep: std::sync::Arc<Sleep>,
+    latch: Arc<CoreLatch>,
+    job: Arc<AtomicBool>,
+    taken: Arc<loom::sync::atomic::AtomicUsize>,
+    /// The worker's deque, handed from a retiring thread to the next (a unit here).
+    handoff: Arc<Handoff<()>>,
+    restarted: Arc<loom::sync::Mutex<Vec<thread::JoinHandle<()>>>>,
+}
+
+impl Pool {
+    /// Starts a new thread for the worker (it does not retire again, to keep the
+    /// model small).
+    fn start(&self) {
+        let (sleep, latch, job, taken) = (
+            self.sleep.clone(),
+            self.latch.clone(),
+            self.job.clone(),
+            self.taken.clone(),
+        );
+        let t = thread::spawn(move || {
+            latch.wake_up();
+            search(&sleep, &latch, &job, &taken, false);
+        });
+        self.restarted.lock().unwrap().push(t);
+    }
+}
+
+/// The race between a worker retiring and new work (issue 11): a job is injected
+/// while the only worker of a retiring pool searches, falls asleep and retires at
+/// once. Over every interleaving the job is taken exactly once: by the worker
+/// before it retires, or by a thread started for it, whether the restart comes
+/// before or after the retiring thread hands its deque back. A job left with no
+/// worker to run it would leave the flag set (or loom would report the restarted
+/// worker asleep forever).
+#[test]
+fn loom_a_retiring_worker_never_strands_a_job() {
+    loom::model(|| {
+        let pool: std::sync::Arc<std::sync::OnceLock<Pool>> = Default::default();
+        let weak = std::sync::Arc::downgrade(&pool);
+        let restart = move |_: usize| {
+            let pool = weak.upgrade().expect("model alive");
+            let pool = pool.get().expect("set up");
+            if pool.handoff.restart(|| false).is_some() {
+                pool.start();
+            }
+        };
+        let sleep = std::sync::Arc::new(Sleep::new(1).with_restart(Box::new(restart)));
+        let p = Pool {
+            sleep,
+            latch: Arc::new(CoreLatch::new()),
+            job: Arc::new(AtomicBool::new(false)),
+            taken: Arc::new(loom::sync::atomic::AtomicUsize::new(0)),
+            handoff: Arc::new(Handoff::in_use()),
+            restarted: Arc::new(loom::sync::Mutex::new(Vec::new())),
+        };
+        let _ = pool.set(p);
+        let p = pool.get().unwrap();
+        let (sleep, job) = (p.sleep.clone(), p.job.clone());
+        let publisher = thread::spawn(move || {
+            job.store(true, Ordering::Release); // the push
+            sleep.new_injected_jobs(1, true);
+        });
+        if search(&p.sleep, &p.latch, &p.job, &p.taken, true)
+            && p.handoff.park((), || false).is_some()
+        {
+            // A restart came before the deque was back: this thread starts the next.
+            p.start();
+        }
+        publisher.join().unwrap();
+        loop {
+            let next = p.restarted.lock().unwrap().pop();
+            match next {
+                Some(t) => t.join().unwrap(),
+                None => break,
+            }
+        }
+        assert_eq!(
+            p.taken.load(Ordering::SeqCst),
+            1,
+            "the job ran exactly once"
+        );
     });
 }

@@ -40,17 +40,21 @@
 //! # Hooks for shares
 //!
 //! See `preempt.rs`: `safe_point()` (one relaxed load of a global flag while no shares
-//! exist), the per-worker flag `ThreadInfo::preempt` checked by
-//! `WorkerThread::check_preempt` at each `join` and each job start, and
-//! `worker_waiting`/`worker_resumed`, called where a worker starts and stops waiting on a
-//! latch (`WorkerThread::wait_until_cold`).
+//! exist) and the `Pacer` of leaf loops, the per-worker flag `ThreadInfo::preempt`
+//! checked by `WorkerThread::check_preempt` at each `join` and each job start,
+//! `worker_idle` where a worker runs out of work, and `worker_resumed` where it goes on
+//! after waiting on a latch (`WorkerThread::wait_until_cold`).
+//!
+//! `retire.rs`: a pool can opt in (share sub-pools do) to workers that start when there
+//! is work and whose threads exit after a while asleep in their main loop; to the sleep
+//! protocol a retired worker is a sleeper whose wake-up restarts it.
 //!
 //! # Counting and tracing
 //!
 //! `stats.rs`: each worker counts its jobs, steals, published and claimed join frames,
-//! sleeps and wake-ups in counters of its own (`ThreadPool::stats`), through
-//! `WorkerThread::note`, which also records the event in the pool's timeline when the
-//! `trace` feature is on and a recording runs (`crate::trace`).
+//! sleeps and wake-ups in counters of its own (`ThreadPool::stats`, `Share::stats`),
+//! through `WorkerThread::note`, which also records the event in the pool's timeline
+//! when the `trace` feature is on and a recording runs (`crate::trace`).
 
 mod barrier;
 mod broadcast;
@@ -65,6 +69,7 @@ mod join;
 mod latch;
 mod preempt;
 mod registry;
+mod retire;
 mod scope;
 mod sleep;
 mod spawn;
@@ -79,6 +84,8 @@ mod yield_now;
 #[cfg(all(test, loom))]
 mod loom_tests;
 #[cfg(all(test, not(loom)))]
+mod retire_tests;
+#[cfg(all(test, not(loom)))]
 mod tests;
 
 pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
@@ -87,10 +94,11 @@ pub use builder::ThreadPoolBuilder;
 pub(crate) use global::global_registry;
 pub use global::{current_num_threads, current_thread_index, max_num_threads};
 pub use join::{FnContext, join, join_context};
-pub(crate) use preempt::enable_shares;
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;
+pub(crate) use preempt::{Pacer, enable_shares};
 pub(crate) use registry::Registry;
+pub(crate) use retire::ScopedSpawner;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};
 pub(crate) use stats::{Totals, note_current};

@@ -2,13 +2,14 @@
 //! sleep state, the handlers) and the ways into it from outside.
 
 use std::any::Any;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Weak};
 
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::retire::{RetireSpec, Retirement};
 use super::scope::JobFifo;
 use super::sleep::Sleep;
 use super::stats::WorkerCounters;
@@ -65,14 +66,21 @@ pub(crate) struct Registry {
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
     /// The workers' timeline (`crate::trace`; nothing without the `trace` feature).
     pub(crate) trace: crate::trace::Recorder,
+    /// Set when idle workers retire (a share's sub-pool): their threads exit and
+    /// start again when woken.
+    pub(crate) retire: Option<Retirement>,
 }
 
 impl Registry {
     /// A registry for `n` workers, with their deques' owner ends (one per worker).
+    /// With `retire`, the
+    /// workers retire when idle and start when woken (`retire.rs`): none is
+    /// started yet, the deques stay in the registry, and none is returned.
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
         stack_size: Option<usize>,
+        retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new()).collect();
@@ -89,18 +97,48 @@ impl Registry {
                 })
             })
             .collect();
-        let registry = Arc::new(Registry {
-            thread_infos,
-            sleep: Sleep::new(n),
-            injector: Injector::new(),
-            terminate_count: AtomicUsize::new(1),
-            handlers,
-            stack_size,
-            shares: Default::default(),
-            counters: (0..n).map(|_| Default::default()).collect(),
-            trace: crate::trace::Recorder::new(n),
+        let counters: Box<[_]> = (0..n).map(|_| Default::default()).collect();
+        let Some(spec) = retire else {
+            let registry = Arc::new(Registry {
+                thread_infos,
+                sleep: Sleep::new(n),
+                injector: Injector::new(),
+                terminate_count: AtomicUsize::new(1),
+                handlers,
+                stack_size,
+                shares: Default::default(),
+                counters,
+                trace: crate::trace::Recorder::new(n),
+                retire: None,
+            });
+            return (registry, deques);
+        };
+        let registry = Arc::new_cyclic(|me: &Weak<Registry>| {
+            let me = me.clone();
+            let restart = move |index: usize| {
+                if let Some(r) = me.upgrade() {
+                    r.retire.as_ref().expect("retiring").restart(&r, index);
+                }
+            };
+            Registry {
+                thread_infos,
+                sleep: Sleep::retiring(n, Box::new(restart)),
+                injector: Injector::new(),
+                terminate_count: AtomicUsize::new(1),
+                handlers,
+                stack_size,
+                shares: Default::default(),
+                counters,
+                trace: crate::trace::Recorder::new(n),
+                retire: Some(Retirement::new(spec, deques)),
+            }
         });
-        (registry, deques)
+        // Each worker counts as retired while asleep on its terminate latch, so
+        // terminating the pool goes through its wake-up (which starts nobody).
+        for info in &registry.thread_infos {
+            info.terminate.fall_asleep();
+        }
+        (registry, Vec::new())
     }
 
     /// Number of workers.

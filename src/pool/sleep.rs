@@ -19,6 +19,11 @@
 //! final check looks at every deque, so no work is ever left with all workers asleep;
 //! pushes onto a non-empty deque skip the fence (the older job there keeps sleepers
 //! awake). Latch wake-ups are explicit (see `latch.rs`).
+//!
+//! In a pool whose idle workers retire (`retire.rs`), a worker asleep in its main loop
+//! for long enough marks its bed retired and its thread exits, still counted as an
+//! inactive sleeper; waking a retired bed restarts the worker instead of notifying it,
+//! so the argument above is unchanged.
 
 use super::latch::CoreLatch;
 use std::time::{Duration, Instant};
@@ -59,11 +64,27 @@ fn is_sleepy(c: u64) -> bool {
     jec(c) & 1 == 1
 }
 
-/// A worker's bed: it blocks on the condvar while `is_blocked` is true.
+/// Where a worker is, as its wakers see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bed {
+    /// Running or searching.
+    Awake,
+    /// Blocked on its condvar, counted as sleeping.
+    Blocked,
+    /// Its thread has exited after a while asleep (a pool that retires idle
+    /// workers, see `retire.rs`), or was never started; still counted as sleeping
+    /// and inactive, so waking it restarts it.
+    Retired,
+}
+
+/// A worker's bed: it blocks on the condvar while it is `Blocked`.
 struct WorkerSleepState {
-    is_blocked: Mutex<bool>,
+    bed: Mutex<Bed>,
     condvar: Condvar,
 }
+
+/// Called with a worker's index to start a new thread for a retired worker.
+pub(crate) type Restart = Box<dyn Fn(usize) + Send + Sync>;
 
 /// The sleep state of a pool.
 pub(crate) struct Sleep {
@@ -71,6 +92,10 @@ pub(crate) struct Sleep {
     states: Vec<crossbeam_utils::CachePadded<WorkerSleepState>>,
     /// Whether a sleeping worker is the sentinel (see `sleep`).
     sentinel: AtomicBool,
+    /// Set for a pool whose idle workers retire: how a retired worker is woken.
+    restart: Option<Restart>,
+    /// Workers asleep in their main loop retire now, whatever their timeout.
+    retire_now: std::sync::atomic::AtomicBool,
 }
 
 /// Where a worker is in its search for work.
@@ -82,6 +107,28 @@ pub(crate) struct IdleState {
     napped: bool,
     /// How long its next nap as the sentinel lasts.
     nap: Duration,
+    /// Once asleep this long, the worker's thread exits (`None`: never).
+    retire_after: Option<Duration>,
+}
+
+impl IdleState {
+    /// Lets the worker retire once asleep for `after` (its stack holds nothing:
+    /// the main loop's wait).
+    pub(crate) fn retiring_after(mut self, after: Option<Duration>) -> Self {
+        self.retire_after = after;
+        self
+    }
+}
+
+/// How a fruitless search round ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub(crate) enum Slept {
+    /// Search again (or check the latch).
+    Again,
+    /// The worker retired: its thread must exit now, without touching the sleep
+    /// counters again (it stays counted as an inactive sleeper until woken).
+    Retired,
 }
 
 impl IdleState {
@@ -106,17 +153,42 @@ impl Sleep {
             states: (0..n)
                 .map(|_| {
                     crossbeam_utils::CachePadded::new(WorkerSleepState {
-                        is_blocked: Mutex::new(false),
+                        bed: Mutex::new(Bed::Awake),
                         condvar: Condvar::new(),
                     })
                 })
                 .collect(),
+            restart: None,
+            retire_now: std::sync::atomic::AtomicBool::new(false),
         }
+    }
+
+    /// Sleep state for `n` workers whose threads retire when idle and are not
+    /// started yet: each counts as an inactive sleeper, and the first wake-up of
+    /// each calls `restart` with its index.
+    pub(crate) fn retiring(n: usize, restart: Restart) -> Self {
+        let sleep = Sleep::new(n).with_restart(restart);
+        for state in &sleep.states {
+            *state.bed.lock().unwrap_or_else(|e| e.into_inner()) = Bed::Retired;
+        }
+        sleep
+            .counters
+            .store((SLEEPING_ONE + INACTIVE_ONE) * n as u64, Ordering::SeqCst);
+        sleep
+    }
+
+    /// Lets workers retire: a retired worker is woken by `restart(index)`.
+    pub(crate) fn with_restart(mut self, restart: Restart) -> Self {
+        self.restart = Some(restart);
+        self
     }
 
     /// Worker `worker_index` runs out of work and starts looking.
     #[inline]
     pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
+        // A share worker with nothing to do gives its core back now, not once
+        // asleep: the search rounds below would hold it for nothing.
+        super::preempt::worker_idle();
         self.counters.fetch_add(INACTIVE_ONE, Ordering::SeqCst);
         IdleState {
             worker_index,
@@ -124,6 +196,7 @@ impl Sleep {
             jobs_counter: 0,
             napped: false,
             nap: FIRST_NAP,
+            retire_after: None,
         }
     }
 
@@ -134,14 +207,14 @@ impl Sleep {
     }
 
     /// One fruitless search round: yield, announce sleepiness, or sleep. Returns when the
-    /// worker should search again (or check `latch`). `has_work` is the final check before
-    /// blocking (injected, broadcast or queued jobs).
+    /// worker should search again (or check `latch`), or when it retired. `has_work` is
+    /// the final check before blocking (injected, broadcast or queued jobs).
     pub(crate) fn no_work_found(
         &self,
         idle: &mut IdleState,
         latch: &CoreLatch,
         has_work: impl FnOnce() -> bool,
-    ) {
+    ) -> Slept {
         idle.napped = false;
         if idle.rounds < ROUNDS_UNTIL_SLEEPY {
             yield_now();
@@ -154,8 +227,9 @@ impl Sleep {
             idle.rounds += 1;
             yield_now();
         } else {
-            self.sleep(idle, latch, has_work);
+            return self.sleep(idle, latch, has_work);
         }
+        Slept::Again
     }
 
     /// Makes the JEC odd (sleepy) if it is not, and returns it.
@@ -178,13 +252,18 @@ impl Sleep {
     }
 
     #[cold]
-    fn sleep(&self, idle: &mut IdleState, latch: &CoreLatch, has_work: impl FnOnce() -> bool) {
+    fn sleep(
+        &self,
+        idle: &mut IdleState,
+        latch: &CoreLatch,
+        has_work: impl FnOnce() -> bool,
+    ) -> Slept {
         let state = &self.states[idle.worker_index];
-        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
+        let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
         if !latch.fall_asleep() {
             // The latch was set: back to the caller, which will see it.
             idle.rounds = 0;
-            return;
+            return Slept::Again;
         }
         let mut c = self.counters.load(Ordering::SeqCst);
         loop {
@@ -192,7 +271,7 @@ impl Sleep {
                 // New work was announced since we got sleepy: search again.
                 latch.wake_up();
                 idle.rounds = ROUNDS_UNTIL_SLEEPY;
-                return;
+                return Slept::Again;
             }
             match self.counters.compare_exchange_weak(
                 c,
@@ -210,23 +289,41 @@ impl Sleep {
         if has_work() {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
-            super::preempt::worker_sleeping();
+            // Also here: a worker that took a core back during its search (to
+            // steal) and then found nothing must not sleep holding it.
+            super::preempt::worker_idle();
+            *bed = Bed::Blocked;
             super::stats::note_current(crate::trace::Kind::SleepStart, 0);
-            *is_blocked = true;
             // While another worker runs, one sleeper naps instead: a busy worker's
             // pending join frames wake nobody (see `frames.rs`), so without it a worker
             // that blocks in user code on work still pending in its frames, with
             // every other worker asleep, would wait for ever.
             let someone_runs = (inactive(c) as usize) < self.states.len();
             if someone_runs && !self.sentinel.swap(true, Ordering::AcqRel) {
-                is_blocked = self.nap(state, is_blocked, idle);
+                bed = self.nap(state, bed, idle);
                 self.sentinel.store(false, Ordering::Release);
             }
-            while *is_blocked {
-                is_blocked = state
-                    .condvar
-                    .wait(is_blocked)
-                    .unwrap_or_else(|e| e.into_inner());
+            let deadline = idle.retire_after.map(|d| Instant::now() + d);
+            while *bed == Bed::Blocked {
+                match deadline {
+                    None => {
+                        bed = state.condvar.wait(bed).unwrap_or_else(|e| e.into_inner());
+                    }
+                    Some(deadline) => {
+                        let now = Instant::now();
+                        if now >= deadline || self.retire_now.load(Ordering::Relaxed) {
+                            // Asleep long enough: retire. Wakers now restart the
+                            // worker instead of notifying it (see `wake_specific_thread`).
+                            *bed = Bed::Retired;
+                            return Slept::Retired;
+                        }
+                        bed = state
+                            .condvar
+                            .wait_timeout(bed, deadline - now)
+                            .unwrap_or_else(|e| e.into_inner())
+                            .0;
+                    }
+                }
             }
             // The waker (or the nap's end) took us off the sleeping count.
             super::stats::note_current(crate::trace::Kind::SleepEnd, u32::from(!idle.napped));
@@ -234,6 +331,7 @@ impl Sleep {
         // After a nap, one search and straight back to sleep if it finds nothing.
         idle.rounds = if idle.napped { ROUNDS_UNTIL_SLEEPY } else { 0 };
         latch.wake_up();
+        Slept::Again
     }
 
     /// The sentinel's nap: blocked like any sleeper, but for `idle.nap` at most; at its
@@ -242,39 +340,65 @@ impl Sleep {
     fn nap<'a>(
         &self,
         state: &'a WorkerSleepState,
-        mut is_blocked: MutexGuard<'a, bool>,
+        mut bed: MutexGuard<'a, Bed>,
         idle: &mut IdleState,
-    ) -> MutexGuard<'a, bool> {
+    ) -> MutexGuard<'a, Bed> {
         let deadline = Instant::now() + idle.nap;
-        while *is_blocked {
+        while *bed == Bed::Blocked {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                *is_blocked = false;
+                *bed = Bed::Awake;
                 self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
                 idle.napped = true;
                 idle.nap = (idle.nap * 2).min(LONGEST_NAP);
-                return is_blocked;
+                return bed;
             }
-            is_blocked = state
+            bed = state
                 .condvar
-                .wait_timeout(is_blocked, left)
+                .wait_timeout(bed, left)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
-        is_blocked
+        bed
     }
 
-    /// Wakes worker `index` if it is blocked; returns whether it was.
+    /// Wakes worker `index` if it is blocked, or restarts it if it retired; returns
+    /// whether it did either.
     pub(crate) fn wake_specific_thread(&self, index: usize) -> bool {
         let state = &self.states[index];
-        let mut is_blocked = state.is_blocked.lock().unwrap_or_else(|e| e.into_inner());
-        if *is_blocked {
-            *is_blocked = false;
-            state.condvar.notify_one();
-            self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
-            true
-        } else {
-            false
+        let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
+        match *bed {
+            Bed::Awake => false,
+            Bed::Blocked => {
+                *bed = Bed::Awake;
+                state.condvar.notify_one();
+                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                true
+            }
+            Bed::Retired => {
+                // Off the sleeping count, and active: the new thread starts as if
+                // it had just found work.
+                *bed = Bed::Awake;
+                self.counters
+                    .fetch_sub(SLEEPING_ONE + INACTIVE_ONE, Ordering::SeqCst);
+                drop(bed);
+                let restart = self.restart.as_ref();
+                restart.expect("only a retiring pool's workers retire")(index);
+                true
+            }
+        }
+    }
+
+    /// Makes the workers asleep in their main loop, now and from now on, retire at
+    /// once (the scope of their threads ends).
+    pub(crate) fn retire_idle_now(&self) {
+        self.retire_now.store(true, Ordering::Relaxed);
+        for state in &self.states {
+            let bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
+            if *bed == Bed::Blocked {
+                // It stays blocked: it sees the flag and retires.
+                state.condvar.notify_one();
+            }
         }
     }
 

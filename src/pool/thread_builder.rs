@@ -85,8 +85,11 @@ impl ThreadBuilder {
         let worker = self.worker;
         // SAFETY: `worker` lives on this frame until `clear_current` below.
         unsafe { WorkerThread::set_current(&worker) };
-        worker.main_loop();
+        let retired = worker.main_loop();
         WorkerThread::clear_current();
+        if retired {
+            worker.hand_back();
+        }
     }
 }
 

@@ -79,28 +79,35 @@ impl ThreadPool {
     /// assert!(pool.share(0).is_err());
     /// ```
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
-        let n = self.registry.num_threads();
-        let permits = self.registry.shares.permits(n);
-        crate::Share::create(&self.registry, permits, None, n, tickets)
+        let permits = crate::shares::root_permits(&self.registry);
+        let (n, scoped) = (self.registry.num_threads(), self.registry.shares.scoped());
+        crate::Share::create(&self.registry, &permits, None, n, tickets, scoped)
     }
 
-    /// What this pool's own workers did so far: jobs run, steals, `join` halves
-    /// published and claimed, sleeps and wake-ups (see [`ShareStats`](crate::ShareStats);
-    /// the workers of the pool's shares count in [`Share::stats`](crate::Share::stats)).
-    /// Each worker counts for itself; a reading sums the counts.
+    /// What this pool's own workers did so far (jobs run, steals, `join` halves
+    /// published and claimed, sleeps, wake-ups) and, from the pool's first share on,
+    /// what the jobs run on the pool outside any share received from the division of
+    /// the cores (core time, grants, parks, preemptions): from then, they take part
+    /// as a share holding [`root_tickets`](crate::ThreadPoolBuilder::root_tickets).
+    /// See [`ShareStats`](crate::ShareStats); the workers of the pool's shares count
+    /// in [`Share::stats`](crate::Share::stats).
     ///
     /// ```
+    /// use prorata::prelude::*;
+    ///
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    /// assert_eq!(pool.stats().jobs, 0);
     /// pool.install(|| ());
     /// assert_eq!(pool.stats().jobs, 1);
+    /// assert_eq!(pool.stats().grants, 0); // no share yet: no division of cores
     /// let share = pool.share(100).unwrap();
     /// share.install(|| ());
-    /// assert_eq!(pool.stats().jobs, 1); // the share's job counts in share.stats()
-    /// assert_eq!(share.stats().jobs, 1);
+    /// assert_eq!((pool.stats().jobs, share.stats().jobs), (1, 1)); // each its own
+    /// let sum: u64 = pool.install(|| (0..100_000u64).into_par_iter().sum());
+    /// assert_eq!(sum, 4_999_950_000);
+    /// assert!(pool.stats().grants >= 1);
     /// ```
     pub fn stats(&self) -> crate::ShareStats {
-        crate::ShareStats::new(Default::default(), &self.registry)
+        crate::ShareStats::of_root(&self.registry)
     }
 
     /// Starts recording a timeline of this pool's workers and of the workers of every

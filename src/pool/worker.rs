@@ -12,6 +12,8 @@ use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
 use super::registry::{Registry, ThreadInfo};
+use super::retire::Retirement;
+use super::sleep::Slept;
 use super::stats::WorkerCounters;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
@@ -439,15 +441,15 @@ impl WorkerThread {
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
         self.publish_all();
-        self.run_until(latch);
-        self.check_flags();
+        let _ = self.run_until(latch, None);
+        preempt::worker_resumed(self);
     }
 
     /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
     /// returns without taking back a core given up while sleeping (the caller does,
-    /// if it goes on with work).
-    fn run_until(&self, latch: &CoreLatch) {
-        preempt::worker_waiting(self);
+    /// if it goes on with work). With `retire`, returns `true` instead once asleep
+    /// that long: the thread must then exit (`retire.rs`).
+    fn run_until(&self, latch: &CoreLatch, retire: Option<Duration>) -> bool {
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
         // once costs no write to the shared sleep counters.
@@ -472,17 +474,25 @@ impl WorkerThread {
                 // Nothing anywhere: ask the busy workers to publish a pending join frame
                 // at their next join or safe point (see `frames.rs`).
                 self.registry.request_publication(self.index);
-                let state = idle.get_or_insert_with(|| sleep.start_looking(self.index));
-                sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
+                let state = idle
+                    .get_or_insert_with(|| sleep.start_looking(self.index).retiring_after(retire));
+                let slept =
+                    sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
+                if slept == Slept::Retired {
+                    // Still counted as an idle sleeper: whoever wakes it restarts it.
+                    return true;
+                }
             }
         }
         if idle.is_some() {
             sleep.work_found();
         }
+        false
     }
 
-    /// The main loop of a worker thread: run jobs until the pool terminates.
-    pub(crate) fn main_loop(&self) {
+    /// The main loop of a worker thread: run jobs until the pool terminates, or
+    /// until this thread retires (returns `true`: see `retire.rs`).
+    pub(crate) fn main_loop(&self) -> bool {
         let registry = Arc::clone(&self.registry);
         if let Some(handler) = &registry.handlers.start {
             registry.catch_handler_panic(|| handler(self.index));
@@ -491,15 +501,31 @@ impl WorkerThread {
         // terminating) has no work left, so it exits without taking back the core it
         // gave up while sleeping; one it still holds goes back in the exit handler.
         let terminate = &registry.thread_infos[self.index].terminate;
-        if !terminate.probe() {
-            self.run_until(terminate);
+        let retire = registry.retire.as_ref().map(Retirement::idle);
+        if retire.is_some() {
+            // A retiring pool's worker starts as a retired sleeper woken (its thread
+            // retired asleep, or never ran): its timeline's sleep ends here. Not
+            // counted as a wake-up.
+            registry.trace.record(self.index, Kind::SleepEnd, 1);
         }
+        let retired = !terminate.probe() && self.run_until(terminate, retire);
         debug_assert!(
             self.deque.is_empty(),
             "prorata: worker exits with queued jobs"
         );
+        // A core it holds (a worker of a share, or of a pool with shares) goes back.
+        preempt::worker_idle();
         if let Some(handler) = &registry.handlers.exit {
             registry.catch_handler_panic(|| handler(self.index));
         }
+        retired
+    }
+
+    /// This worker's thread retired (its exit handler has run and it is no longer
+    /// the thread's current worker): its deque goes back to its slot for the next
+    /// thread.
+    pub(crate) fn hand_back(self) {
+        let retirement = self.registry.retire.as_ref().expect("retired");
+        retirement.park(&self.registry, self.index, self.deque);
     }
 }

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use super::accounting::ShareStats;
 use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
-use super::lottery::Lottery;
+use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
@@ -37,6 +37,8 @@ enum Worker {
     },
     Holding {
         slot: usize,
+        /// The worker's time when it was last charged ([`PENDING`]: granted, not
+        /// yet running).
         since: u64,
         flagged: bool,
     },
@@ -48,6 +50,9 @@ struct Slot {
     waiting: VecDeque<WorkerId>,
     /// Holders asked to give their core back, not yet gone.
     flagged: u32,
+    /// When the share's demand last fell to zero, while it still counts as
+    /// recently active (see [`ACTIVITY_MEMORY_QUANTA`]).
+    idle_since: Option<u64>,
     stats: ShareStats,
 }
 
@@ -65,6 +70,9 @@ pub(crate) struct View<'a> {
     pub(crate) waiting: &'a [u32],
     /// Holders not yet asked to give their core back.
     pub(crate) holders: &'a [u32],
+    /// Holders asked to give their core back that have not yet: cores already on
+    /// their way to waiters.
+    pub(crate) in_flight: u32,
 }
 
 impl View<'_> {
@@ -80,7 +88,7 @@ impl View<'_> {
 #[derive(Debug)]
 enum Policy {
     Stride(Stride),
-    Lottery(Lottery),
+    Lottery(Box<Lottery>),
 }
 
 /// The allocator of one pool.
@@ -108,7 +116,20 @@ pub(crate) struct Allocator {
     /// Ids of removed workers, for reuse.
     free_workers: Vec<WorkerId>,
     policy: Policy,
+    /// Slots that count as recently active (`idle_since` set).
+    lingering: u32,
+    /// How long a share whose demand fell to zero still counts as active.
+    activity_memory: u64,
+    /// Charge each worker by its own clock (its CPU time, noted by the permits
+    /// with [`Allocator::note_time`]) rather than by `now`.
+    own_clocks: bool,
+    /// Each worker's clock at its last reading (with `own_clocks`).
+    times: Vec<u64>,
 }
+
+/// `since` of a holder granted a core that does not run yet: charged from its
+/// first reading on.
+const PENDING: u64 = u64::MAX;
 
 /// Settings of an allocator.
 #[derive(Debug, Clone, Copy)]
@@ -120,6 +141,8 @@ pub(crate) struct Config {
     pub(crate) root_tickets: u32,
     /// Seed of the lottery.
     pub(crate) seed: u64,
+    /// Charge workers by their own clocks (CPU time), noted by the caller.
+    pub(crate) own_clocks: bool,
 }
 
 impl Config {
@@ -131,6 +154,7 @@ impl Config {
             quantum_nanos: 4_000_000,
             root_tickets: 100,
             seed: 0x5EED,
+            own_clocks: false,
         }
     }
 }
@@ -141,7 +165,16 @@ impl Allocator {
         let memory = memory_quanta(config.quantum_nanos);
         let policy = match config.policy {
             SharePolicy::Stride => Policy::Stride(Stride::new(memory)),
-            SharePolicy::Lottery => Policy::Lottery(Lottery::new(config.seed, memory)),
+            SharePolicy::Lottery => Policy::Lottery(Box::new(Lottery::new(
+                Draws::Independent,
+                config.seed,
+                memory,
+            ))),
+            SharePolicy::MultiWinnerLottery => Policy::Lottery(Box::new(Lottery::new(
+                Draws::MultiWinner,
+                config.seed,
+                memory,
+            ))),
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),
@@ -159,6 +192,10 @@ impl Allocator {
             workers: Vec::new(),
             free_workers: Vec::new(),
             policy,
+            lingering: 0,
+            activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
+            own_clocks: config.own_clocks,
+            times: Vec::new(),
         };
         a.resize();
         a
@@ -197,13 +234,13 @@ impl Allocator {
     /// Core time the share's current holders have held since they were last charged:
     /// what `stats` does not count yet at `now`.
     pub(crate) fn uncharged_nanos(&self, share: ShareId, now: u64) -> u64 {
-        let held = |w: &Worker| match *w {
-            Worker::Holding { slot, since, .. } if slot == share.index() => {
-                now.saturating_sub(since)
+        let held = |(i, w): (usize, &Worker)| match *w {
+            Worker::Holding { slot, since, .. } if slot == share.index() && since != PENDING => {
+                self.time(WorkerId(i as u32), now).saturating_sub(since)
             }
             _ => 0,
         };
-        self.workers.iter().map(held).sum()
+        self.workers.iter().enumerate().map(held).sum()
     }
 
     /// Whether the pool has any share besides itself (else nothing competes).
@@ -295,6 +332,9 @@ impl Allocator {
     fn reset_slot(&mut self, slot: usize) {
         // Settle the old entitlements first, so the policy sees the slot leave.
         self.fresh();
+        if self.slots[slot].idle_since.is_some() {
+            self.lingering -= 1;
+        }
         self.slots[slot] = Slot::default();
         self.nwait[slot] = 0;
         self.nhold[slot] = 0;
@@ -317,12 +357,9 @@ impl Allocator {
         self.dirty = false;
         let cores = f64::from(self.cores);
         ticket_entitlements(&self.tree, cores, &mut self.scratch);
-        let ledger = self.policy.ledger_mut();
-        for (slot, &e) in self.scratch.out.iter().enumerate() {
-            let old = self.ticket_ent[slot];
-            if old != e {
-                ledger.retune(slot, old, e);
-            }
+        if self.ticket_ent != self.scratch.out {
+            let ledger = self.policy.ledger_mut();
+            ledger.retune_all(&self.ticket_ent, &self.scratch.out);
         }
         std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
         entitlements(&self.tree, cores, &mut self.scratch);
@@ -336,6 +373,7 @@ impl Allocator {
             return w;
         }
         self.workers.push(Worker::Idle);
+        self.times.push(0);
         WorkerId((self.workers.len() - 1) as u32)
     }
 
@@ -375,10 +413,58 @@ impl Allocator {
             "prorata: worker asks twice"
         );
         let slot = share.index();
+        self.expire(now);
+        let node = self.tree.node(share);
+        if node.demand == 0 && !node.recent {
+            // The entitlements change: charge the holders for the time before.
+            self.settle(now);
+        }
         self.tree.add_demand(share, 1);
+        if self.slots[slot].idle_since.take().is_some() {
+            // Back within the activity memory: it never stopped counting.
+            self.lingering -= 1;
+            self.tree.set_recent(share, false);
+        }
         self.enqueue(w, slot);
         self.dirty = true;
         self.dispatch(now)
+    }
+
+    /// Worker `w` of `share` asked for a core and waits: rather than wait for the
+    /// end of the quantum, the policy decides now whether a holder gives its
+    /// core to it (stride: if its share is behind or level with a holder's;
+    /// lottery: if its share holds fewer cores than the last draw gave it, or
+    /// has just become active). Returns the holders newly asked to give theirs
+    /// back.
+    pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
+        let slot = share.index();
+        if self.free > 0 || self.nwait[slot] == 0 {
+            return Vec::new();
+        }
+        self.expire(now);
+        self.settle(now);
+        self.preempt(Some(slot))
+    }
+
+    /// Shares whose demand has been zero for longer than the activity memory stop
+    /// counting as active.
+    fn expire(&mut self, now: u64) {
+        if self.lingering == 0 {
+            return;
+        }
+        for slot in 0..self.slots.len() {
+            let Some(since) = self.slots[slot].idle_since else {
+                continue;
+            };
+            if now.saturating_sub(since) >= self.activity_memory {
+                self.settle(now);
+                self.slots[slot].idle_since = None;
+                self.lingering -= 1;
+                let id = self.tree.id_at(slot).expect("a lingering share is live");
+                self.tree.set_recent(id, false);
+                self.dirty = true;
+            }
+        }
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
@@ -391,9 +477,16 @@ impl Allocator {
     /// Holder `w` gives its core back (it has nothing to run, or it blocks).
     /// Returns the workers granted the freed core.
     pub(crate) fn release(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
+        self.expire(now);
         let slot = self.give_back(w, now);
         let share = self.tree.id_at(slot).expect("a holder's share is live");
         let removed = self.tree.add_demand(share, -1);
+        if removed.is_empty() && self.tree.node(share).demand == 0 {
+            // Idle from now, but remembered as active for a while.
+            self.slots[slot].idle_since = Some(now);
+            self.lingering += 1;
+            self.tree.set_recent(share, true);
+        }
         self.forget(&removed);
         self.dispatch(now)
     }
@@ -405,6 +498,7 @@ impl Allocator {
         let Worker::Holding { slot, .. } = self.workers[w.index()] else {
             panic!("prorata: yield by a worker without a core");
         };
+        self.expire(now);
         if self.slots.iter().all(|s| s.waiting.is_empty()) {
             self.charge(w, now);
             self.unflag(w);
@@ -442,11 +536,38 @@ impl Allocator {
         slot
     }
 
+    /// Notes worker `w`'s own clock (its CPU time), for a pool that charges by
+    /// them.
+    pub(crate) fn note_time(&mut self, w: WorkerId, t: u64) {
+        self.times[w.index()] = t;
+    }
+
+    /// The workers holding a core.
+    pub(crate) fn holders(&self) -> impl Iterator<Item = WorkerId> + '_ {
+        (0..self.workers.len())
+            .filter(|&i| matches!(self.workers[i], Worker::Holding { .. }))
+            .map(|i| WorkerId(i as u32))
+    }
+
+    /// Worker `w`'s time now: its own clock, or `now`.
+    fn time(&self, w: WorkerId, now: u64) -> u64 {
+        if self.own_clocks {
+            self.times[w.index()]
+        } else {
+            now
+        }
+    }
+
     /// Holder `w` starts running at `now`: it is charged from then on, not
     /// from its grant (a no-op for a worker not holding a core).
     pub(crate) fn start_clock(&mut self, w: WorkerId, now: u64) {
+        let t = self.time(w, now);
         if let Worker::Holding { since, .. } = &mut self.workers[w.index()] {
-            *since = (*since).max(now);
+            *since = if *since == PENDING {
+                t
+            } else {
+                (*since).max(t)
+            };
         }
     }
 
@@ -456,17 +577,29 @@ impl Allocator {
             return;
         }
         self.fresh();
+        let t = self.time(w, now);
         let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
             return;
         };
-        let dt = now.saturating_sub(*since);
-        *since = now.max(*since);
+        if *since == PENDING {
+            return;
+        }
+        let dt = t.saturating_sub(*since);
+        *since = t.max(*since);
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
         let total: f64 = self.ticket_ent.iter().sum();
         let quanta = dt as f64 / self.quantum_nanos as f64;
         let ent = self.ticket_ent[slot];
         self.policy.ledger_mut().charge(slot, quanta, ent, total);
+    }
+
+    /// Charges every holder up to `now` (before the entitlements change, so that
+    /// the time before is charged at the entitlements it was held under).
+    fn settle(&mut self, now: u64) {
+        for i in 0..self.workers.len() {
+            self.charge(WorkerId(i as u32), now);
+        }
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -482,9 +615,10 @@ impl Allocator {
             self.nhold[slot] += 1;
             self.slots[slot].stats.grants += 1;
             self.free -= 1;
+            let since = if self.own_clocks { PENDING } else { now };
             self.workers[w.index()] = Worker::Holding {
                 slot,
-                since: now,
+                since,
                 flagged: false,
             };
             granted.push(w);
@@ -508,6 +642,7 @@ impl Allocator {
             demand: &self.ndemand,
             waiting: &self.nwait,
             holders: &self.nhold,
+            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
         };
         match &mut self.policy {
             Policy::Stride(s) => s.pick(&view),
@@ -519,9 +654,14 @@ impl Allocator {
     /// that are over their share to give their core back. Returns the workers
     /// newly asked (their safe point will see the flag).
     pub(crate) fn tick(&mut self, now: u64) -> Vec<WorkerId> {
-        for i in 0..self.workers.len() {
-            self.charge(WorkerId(i as u32), now);
-        }
+        self.expire(now);
+        self.settle(now);
+        self.preempt(None)
+    }
+
+    /// Asks the holders the policy names to give their core back, at the end of
+    /// a quantum (`None`) or for a waiter of slot `contender`.
+    fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
         self.fresh();
         self.fill_demand();
         let view = View {
@@ -530,10 +670,12 @@ impl Allocator {
             demand: &self.ndemand,
             waiting: &self.nwait,
             holders: &self.nhold,
+            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
         };
-        let victims = match &mut self.policy {
-            Policy::Stride(s) => s.preempt(&view),
-            Policy::Lottery(l) => l.preempt(&view),
+        let victims = match (&mut self.policy, contender) {
+            (Policy::Stride(s), _) => s.preempt(&view),
+            (Policy::Lottery(l), None) => l.preempt(&view),
+            (Policy::Lottery(l), Some(slot)) => l.contend(&view, slot),
         };
         victims
             .into_iter()
@@ -597,6 +739,13 @@ impl Policy {
         }
     }
 }
+
+/// How long a share whose demand fell to zero still counts as active, in quanta:
+/// long enough to span the gap between two calls of a share used in a loop (the
+/// caller wakes, injects the next call, a worker wakes and asks for a core), or a
+/// worker blocked for a moment; short enough that the others' debt for the cores it
+/// left stays small when it has really stopped.
+const ACTIVITY_MEMORY_QUANTA: u64 = 4;
 
 /// How long the policies remember credit and debt (`MEMORY_NANOS`), in
 /// quanta. A quarter of a second: long enough to pay back the extra cores a share

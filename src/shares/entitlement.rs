@@ -12,7 +12,7 @@
 //!   value of its own jobs to the borrowers, in equal parts with itself if it still
 //!   has runnable work of its own.
 
-use super::tree::ShareTree;
+use super::tree::{Node, ShareTree};
 
 /// Splits `value` among participants `(weight, cap)` in proportion to the weights,
 /// never giving one more than its cap; returns each one's part. The parts add up to
@@ -99,11 +99,19 @@ enum Demand {
 }
 
 impl Demand {
-    fn absorbs(self, demand: u32) -> f64 {
+    /// What a share with `demand` workers wanting a core (`recent`: it had some a
+    /// moment ago) can absorb.
+    fn absorbs(self, demand: u32, recent: bool) -> f64 {
         match self {
-            Demand::Uncapped(cores) if demand > 0 => cores,
+            Demand::Uncapped(cores) if demand > 0 || recent => cores,
             _ => f64::from(demand),
         }
+    }
+
+    /// Whether a share's own jobs take part in its value: they want cores now or,
+    /// for the ticket entitlements, did a moment ago.
+    fn takes_part(self, node: &Node) -> bool {
+        node.demand > 0 || (node.recent && matches!(self, Demand::Uncapped(_)))
     }
 }
 
@@ -118,7 +126,7 @@ fn compute(tree: &ShareTree, cores: f64, mode: Demand, s: &mut Scratch) {
     s.stack.clear();
     s.stack.push((root, cores.min(s.subtree[root])));
     while let Some((index, value)) = s.stack.pop() {
-        split(tree, index, value, s);
+        split(tree, index, value, mode, s);
     }
     flatten_fixup(tree, cores, mode, s);
 }
@@ -131,7 +139,7 @@ fn fill_caps(tree: &ShareTree, index: usize, mode: Demand, s: &mut Scratch) -> f
         .iter()
         .map(|&b| tree.slot(b as usize).map_or(0, |n| n.demand))
         .sum();
-    let own = mode.absorbs(node.demand + lent);
+    let own = mode.absorbs(node.demand + lent, node.recent);
     let mut total = own;
     for &c in &node.children {
         total += fill_caps(tree, c as usize, mode, s);
@@ -143,7 +151,7 @@ fn fill_caps(tree: &ShareTree, index: usize, mode: Demand, s: &mut Scratch) -> f
 
 /// Splits `value` of node `index` among its own jobs and its children; the
 /// children's parts go on the stack.
-fn split(tree: &ShareTree, index: usize, value: f64, s: &mut Scratch) {
+fn split(tree: &ShareTree, index: usize, value: f64, mode: Demand, s: &mut Scratch) {
     let node = tree.slot(index).expect("live node");
     s.parts.clear();
     s.parts.push((f64::from(node.tickets), s.own[index]));
@@ -153,7 +161,7 @@ fn split(tree: &ShareTree, index: usize, value: f64, s: &mut Scratch) {
             .push((f64::from(child.tickets), s.subtree[c as usize]));
     }
     water_fill_into(value, &s.parts, &mut s.order, &mut s.split);
-    hand_out_own(tree, index, s.split[0], &mut s.raw);
+    hand_out_own(tree, index, s.split[0], mode, &mut s.raw);
     for (k, &c) in node.children.iter().enumerate() {
         if s.split[k + 1] > 0.0 {
             s.stack.push((c as usize, s.split[k + 1]));
@@ -162,9 +170,9 @@ fn split(tree: &ShareTree, index: usize, value: f64, s: &mut Scratch) {
 }
 
 /// Gives the value of a node's own jobs to itself and to those it lends to.
-fn hand_out_own(tree: &ShareTree, index: usize, value: f64, raw: &mut [f64]) {
+fn hand_out_own(tree: &ShareTree, index: usize, value: f64, mode: Demand, raw: &mut [f64]) {
     let node = tree.slot(index).expect("live node");
-    let me = u32::from(node.demand > 0);
+    let me = u32::from(mode.takes_part(node));
     let ways = node.lends_to.len() as u32 + me;
     if ways == 0 {
         return;
@@ -179,7 +187,10 @@ fn hand_out_own(tree: &ShareTree, index: usize, value: f64, raw: &mut [f64]) {
 /// Lends may hand a share more than it can use, or value to a share with no demand;
 /// a last flat water-filling pass keeps the proportions and respects the demands.
 fn flatten_fixup(tree: &ShareTree, cores: f64, mode: Demand, s: &mut Scratch) {
-    let demand = |i: usize| tree.slot(i).map_or(0.0, |n| mode.absorbs(n.demand));
+    let demand = |i: usize| {
+        tree.slot(i)
+            .map_or(0.0, |n| mode.absorbs(n.demand, n.recent))
+    };
     s.parts.clear();
     let raw = &s.raw;
     s.parts.extend((0..raw.len()).map(|i| {

@@ -24,6 +24,8 @@ pub enum ShareError {
     PoolShuttingDown,
     /// The operating system refused to start the share's worker threads.
     ThreadSpawn,
+    /// Tickets can only be lent to a share of the same pool.
+    DifferentPools,
 }
 
 impl fmt::Display for ShareError {
@@ -35,6 +37,7 @@ impl fmt::Display for ShareError {
             }
             ShareError::PoolShuttingDown => "the pool is shutting down and takes no new shares",
             ShareError::ThreadSpawn => "could not start the worker threads of the share",
+            ShareError::DifferentPools => "tickets can only be lent to a share of the same pool",
         })
     }
 }

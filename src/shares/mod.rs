@@ -10,7 +10,9 @@
 //! * [`stride`] and [`lottery`] ([`SharePolicy`]): which share gets the next free
 //!   core, and which holders give theirs back at the end of a quantum.
 //! * [`allocator`]: the P core permits, worker states and charging, as pure logic on
-//!   an explicit clock (simulated deterministically in the tests).
+//!   an explicit clock (simulated deterministically in the tests), and the
+//!   activity memory (a share idle for a moment keeps its claim).
+//! * [`thread_clock`]: the CPU time of worker threads, what shares are charged.
 //! * [`permits`]: the allocator behind a lock, with blocking, wake-ups and the
 //!   per-worker "give your core back" flag (model-checked with loom).
 //! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
@@ -25,9 +27,12 @@
 //! (pool/preempt.rs) stays false and `safe_point()` is one relaxed load.
 //!
 //! 1. **State.** Every `Registry` has a [`PoolShares`]: a root pool's [`permits`]
-//!    (made at its first share, from the builder's `share_policy`/`share_quantum`;
-//!    the default quantum is 4 ms), or, for a share's own sub-pool, its
-//!    `ShareWorkers` (one permit handle per worker, and whether it holds a core).
+//!    (made at its first share, from the builder's `share_policy`/`share_quantum`/
+//!    `share_cores`/`root_tickets`; the default quantum is 4 ms), and its
+//!    `ShareWorkers` (one permit handle per worker, and whether it holds a core):
+//!    a share's sub-pool's, or the root pool's own, whose jobs outside any share
+//!    take part as the root share from its first share on (all its workers but a
+//!    `use_current_thread` worker 0, a user's thread).
 //! 2. **A share is a sub-pool.** `ThreadPool::share`, `Share::share` and
 //!    `prorata::share` add a node to the tree and build a pool of P workers whose
 //!    jobs run only while they hold a permit; `install`, `join`, `scope`, `spawn`,
@@ -36,36 +41,36 @@
 //!    (`ThreadInfo::preempt`) raised, so its next job start, join or safe point
 //!    calls `preempt_requested`, which blocks in `Permits::acquire` until its share
 //!    is due.
-//! 4. **Give it back when sleeping.** `Sleep::sleep` calls `worker_sleeping` right
-//!    before the worker blocks: the core goes at once to the waiting worker the
-//!    policy picks (the hand-over of a finishing or blocked share needs no
-//!    quantum), and the flag is raised for step 3. `worker_resumed` (end of a
-//!    latch wait) re-checks the flag, so a woken worker does not go on without a
-//!    core.
-//! 5. **Preemption.** Waiting workers end quanta (`Allocator::tick`); the holders
-//!    of shares over their proportion get their permit flag and their pool flag
-//!    raised; at the next safe point they call `Permits::yield_now` and sleep right
-//!    there, stack intact, until their share is due again.
+//! 4. **Give it back when idle.** `Sleep::start_looking` calls `worker_idle` when
+//!    a worker runs out of work (and `Sleep::sleep` before it blocks, and the main
+//!    loop when it exits): the core goes at once to the waiting worker the policy
+//!    picks (the hand-over of a finishing or blocked share needs no quantum), and
+//!    the flag is raised for step 3. `worker_resumed` (end of a latch wait)
+//!    re-checks the flag, so a woken worker does not go on without a core.
+//! 5. **Preemption.** Waiting workers end quanta (`Allocator::tick`), and a worker
+//!    that asks for a core and waits lets the policy decide at once
+//!    (`Allocator::contend`); the holders of shares over their proportion get their
+//!    permit flag and their pool flag raised; at the next safe point (an iterator's
+//!    leaf passes one about every 100 µs, `pool::Pacer`) they call
+//!    `Permits::yield_now` and sleep right there, stack intact, until their share
+//!    is due again. Holders are charged the CPU time they used (`thread_clock`).
 //! 6. **Transfer.** `Registry::in_worker_cross` (a worker of share A calls
 //!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
-//!    a panic).
+//!    a panic); [`Share::lend_to`] does the same for waits prorata does not see.
 //! 7. **Life cycle.** Dropping a `Share` drops its sub-pool without waiting (queued
 //!    and running jobs finish; a worker holding a core gives it back as it exits,
 //!    and a sleeping one exits without taking one); when the last worker is gone,
-//!    `ShareWorkers::drop` unregisters them and retires the node. Dropping the root `ThreadPool` shuts the tree down:
+//!    `ShareWorkers::drop` unregisters them and retires the node. Dropping the root
+//!    `ThreadPool` shuts the tree down:
 //!    new shares get [`ShareError::PoolShuttingDown`].
 //!
-//! Not done yet: the root pool's own workers (jobs run on the pool outside any
-//! share) do not take permits, so they are neither limited nor counted (the root
-//! slot's 100 tickets are only used by the simulations).
-//!
-//! `Share::stats` has the allocator's figures (core time, grants, parks,
-//! preemptions) and what the share's workers counted (jobs, steals, join frames
-//! published and claimed, sleeps, wake-ups: the counters every pool's workers keep,
-//! see pool/stats.rs).
+//! `Share::stats` (and `ThreadPool::stats` for the root share) has the allocator's
+//! figures (core time, grants, parks, preemptions) and what the share's (or pool's)
+//! workers counted (jobs, steals, join frames published and claimed, sleeps,
+//! wake-ups: the counters every pool's workers keep, see pool/stats.rs).
 
-// Parts of the allocator are used only by the tests and simulations (the root
-// slot's own demand, entitlement queries).
+// Parts of the allocator are used only by the tests and simulations (entitlement
+// queries).
 #![allow(dead_code)]
 
 mod accounting;
@@ -80,6 +85,7 @@ mod rng;
 mod share;
 mod stride;
 mod sync;
+mod thread_clock;
 mod tree;
 
 #[cfg(test)]
@@ -87,5 +93,6 @@ mod tests;
 
 pub use error::ShareError;
 pub use policy::SharePolicy;
-pub(crate) use pool_link::PoolShares;
-pub use share::{Share, ShareStats, share};
+pub(crate) use pool_link::{PoolShares, ShareConfig};
+pub(crate) use share::root_permits;
+pub use share::{Share, ShareStats, TicketLoan, share};

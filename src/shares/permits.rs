@@ -18,6 +18,7 @@ use super::accounting::ShareStats;
 use super::allocator::{Allocator, Config, WorkerId};
 use super::error::ShareError;
 use super::sync::{Arc, AtomicBool, Condvar, Mutex, MutexGuard, Ordering};
+use super::thread_clock::ThreadClock;
 use super::tree::ShareId;
 
 /// One worker's end of the permits: its id, its wake-up, its "give the core back" flag.
@@ -68,6 +69,9 @@ struct Inner {
     alloc: Allocator,
     /// Indexed by worker id; `None` once the worker is unregistered.
     slots: Vec<Option<Arc<WorkerSlot>>>,
+    /// The CPU clock of the thread each worker last ran on (when the allocator
+    /// charges by CPU time).
+    clocks: Vec<Option<ThreadClock>>,
     last_tick: u64,
 }
 
@@ -85,6 +89,7 @@ impl Permits {
             inner: Mutex::new(Inner {
                 alloc: Allocator::new(config),
                 slots: Vec::new(),
+                clocks: Vec::new(),
                 last_tick: 0,
             }),
             origin: Instant::now(),
@@ -119,11 +124,11 @@ impl Permits {
         // Holders are charged when they give their core back or at a tick; a reading
         // right after the share's work ends must count a worker that still holds one.
         let now = self.now();
-        self.with(|a| {
-            let mut stats = a.stats(share);
-            stats.core_nanos += a.uncharged_nanos(share, now);
-            stats
-        })
+        let mut inner = self.lock();
+        inner.refresh();
+        let mut stats = inner.alloc.stats(share);
+        stats.core_nanos += inner.alloc.uncharged_nanos(share, now);
+        stats
     }
 
     pub(crate) fn register_worker(&self) -> WorkerHandle {
@@ -141,6 +146,7 @@ impl Permits {
         });
         if inner.slots.len() <= id.index() {
             inner.slots.resize(id.index() + 1, None);
+            inner.clocks.resize(id.index() + 1, None);
         }
         inner.slots[id.index()] = Some(slot.clone());
         WorkerHandle { id, slot }
@@ -168,8 +174,17 @@ impl Permits {
     /// Asks for a core at `now` and waits for it; returns with the lock held.
     fn acquire_holding(&self, h: &WorkerHandle, share: ShareId, now: u64) -> MutexGuard<'_, Inner> {
         let mut inner = self.lock();
+        inner.refresh();
         let granted = inner.alloc.request(h.id, share, now);
         inner.wake(&granted, h.id);
+        if !inner.alloc.is_holding(h.id) {
+            let flagged = inner.contend(share, now);
+            if !flagged.is_empty() {
+                drop(inner);
+                flag_all(flagged);
+                inner = self.lock();
+            }
+        }
         self.wait_for_core(h, inner)
     }
 
@@ -180,6 +195,7 @@ impl Permits {
 
     pub(crate) fn release_at(&self, h: &WorkerHandle, now: u64) {
         let mut inner = self.lock();
+        inner.refresh();
         let granted = inner.alloc.release(h.id, now);
         inner.wake(&granted, h.id);
     }
@@ -202,6 +218,7 @@ impl Permits {
     fn yield_holding(&self, h: &WorkerHandle, now: u64) -> MutexGuard<'_, Inner> {
         let mut inner = self.lock();
         h.slot.yield_flag.store(false, Ordering::Relaxed);
+        inner.refresh();
         let granted = inner.alloc.yield_core(h.id, now);
         inner.wake(&granted, h.id);
         self.wait_for_core(h, inner)
@@ -214,6 +231,12 @@ impl Permits {
     /// paid for those gaps and completed fewer items than its fraction.
     fn start_clock(&self, h: &WorkerHandle, mut inner: MutexGuard<'_, Inner>) {
         let now = self.now();
+        // The worker's thread may differ from the last time (threads retire).
+        let clock = ThreadClock::current();
+        inner.clocks[h.id.index()] = clock;
+        if let Some(t) = clock.and_then(ThreadClock::read) {
+            inner.alloc.note_time(h.id, t);
+        }
         inner.alloc.start_clock(h.id, now);
     }
 
@@ -261,8 +284,31 @@ impl Inner {
     /// may drop the last reference to a share and so take this lock again).
     fn tick(&mut self, now: u64) -> Vec<Arc<WorkerSlot>> {
         self.last_tick = now;
+        self.refresh();
         let flagged = self.alloc.tick(now);
-        flagged
+        self.slots_of(&flagged)
+    }
+
+    /// A worker of `share` waits for a core: ends the quantum now if its share
+    /// holds none (see `Allocator::contend`); returns the holders to flag.
+    fn contend(&mut self, share: ShareId, now: u64) -> Vec<Arc<WorkerSlot>> {
+        self.refresh();
+        let flagged = self.alloc.contend(share, now);
+        self.slots_of(&flagged)
+    }
+
+    /// Notes the CPU time of every holder (when the allocator charges by it).
+    fn refresh(&mut self) {
+        let holders: Vec<WorkerId> = self.alloc.holders().collect();
+        for w in holders {
+            if let Some(t) = self.clocks[w.index()].and_then(ThreadClock::read) {
+                self.alloc.note_time(w, t);
+            }
+        }
+    }
+
+    fn slots_of(&self, workers: &[WorkerId]) -> Vec<Arc<WorkerSlot>> {
+        workers
             .iter()
             .filter_map(|w| self.slots[w.index()].clone())
             .collect()

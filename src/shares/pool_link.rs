@@ -4,8 +4,8 @@
 //! at its first share. A share's own sub-pool holds its [`ShareWorkers`]: one
 //! permit handle per worker and whether that worker holds a core now. The pool
 //! calls [`PoolShares::on_safe_point`] when a worker's preemption flag is up (job
-//! start, join, iterator safe point) and [`PoolShares::on_sleep`] right before a
-//! worker blocks in its sleep.
+//! start, join, iterator safe point) and [`PoolShares::on_idle`] when a worker
+//! runs out of work (it then searches, then sleeps).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -14,21 +14,39 @@ use std::time::Duration;
 use super::allocator::Config;
 use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
+use super::thread_clock;
 use super::tree::ShareId;
+use crate::pool::ScopedSpawner;
 use crate::trace::Kind;
 
 /// The shares state of one pool's registry.
 #[derive(Debug, Default)]
 pub(crate) struct PoolShares {
-    /// Policy, quantum and cores from the builder.
-    config: OnceLock<(SharePolicy, Option<Duration>, Option<usize>)>,
+    /// Settings from the builder.
+    config: OnceLock<ShareConfig>,
     /// The root's permits, made at its first share.
     permits: OnceLock<Arc<Permits>>,
-    /// Set when this pool is a share's sub-pool.
+    /// This pool's workers as the permits see them: a share's sub-pool's, or a
+    /// root pool's own (its jobs outside any share, from its first share on).
     member: OnceLock<Arc<ShareWorkers>>,
+    /// A `build_scoped` pool's spawner: its shares' workers start on its scope.
+    scoped: OnceLock<Arc<ScopedSpawner>>,
 }
 
-/// The workers of a share's sub-pool, as the permits see them.
+/// The shares settings of a pool, from its builder.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ShareConfig {
+    pub(crate) policy: SharePolicy,
+    pub(crate) quantum: Option<Duration>,
+    pub(crate) cores: Option<usize>,
+    /// Weight of the pool's own jobs against its top-level shares.
+    pub(crate) root_tickets: Option<u32>,
+    /// Worker 0 is the thread that built the pool (`use_current_thread`): a user's
+    /// thread, which takes no core (it could hold one outside the pool).
+    pub(crate) current_thread_worker: bool,
+}
+
+/// The workers of a share's sub-pool (or of a root pool), as the permits see them.
 #[derive(Debug)]
 pub(crate) struct ShareWorkers {
     pub(crate) permits: Arc<Permits>,
@@ -40,29 +58,62 @@ pub(crate) struct ShareWorkers {
 
 impl PoolShares {
     /// Records the builder's settings (before any share is made).
-    pub(crate) fn configure(
-        &self,
-        policy: SharePolicy,
-        quantum: Option<Duration>,
-        cores: Option<usize>,
-    ) {
-        let _ = self.config.set((policy, quantum, cores));
+    pub(crate) fn configure(&self, config: ShareConfig) {
+        let _ = self.config.set(config);
     }
 
     /// The permits of this (root) pool of `workers` workers, made on first use:
     /// as many as the builder's `share_cores` (at most `workers`), by default
     /// `workers` or the machine's available parallelism, whichever is smaller.
-    pub(crate) fn permits(&self, workers: usize) -> &Arc<Permits> {
-        self.permits.get_or_init(|| {
-            let (policy, quantum, cores) = self.config.get().copied().unwrap_or_default();
-            let cores = permit_count(workers, cores);
-            let mut config = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
-            config.policy = policy;
-            if let Some(q) = quantum {
-                config.quantum_nanos = q.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
+    /// From then on the pool's own workers take part as the root share: they take
+    /// a core before running a job, and `raise(i)` raises worker `i`'s flag.
+    pub(crate) fn root_permits(
+        &self,
+        workers: usize,
+        raise: impl Fn(usize) + Clone + Send + Sync + 'static,
+    ) -> &Arc<Permits> {
+        let config = self.config.get().copied().unwrap_or_default();
+        let permits = self.permits.get_or_init(|| {
+            let cores = permit_count(workers, config.cores);
+            let mut c = Config::new(cores.clamp(1, u32::MAX as usize) as u32);
+            c.policy = config.policy;
+            c.own_clocks = thread_clock::AVAILABLE;
+            if let Some(q) = config.quantum {
+                c.quantum_nanos = q.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
             }
-            Arc::new(Permits::new(config))
-        })
+            if let Some(t) = config.root_tickets {
+                c.root_tickets = t;
+            }
+            Arc::new(Permits::new(c))
+        });
+        self.member.get_or_init(|| {
+            let root = permits.root();
+            let member = Arc::new(ShareWorkers::new(
+                permits.clone(),
+                root,
+                workers,
+                raise.clone(),
+            ));
+            let first = usize::from(config.current_thread_worker);
+            (first..workers).for_each(&raise);
+            member
+        });
+        permits
+    }
+
+    /// Records the spawner of a `build_scoped` pool.
+    pub(crate) fn set_scoped(&self, spawner: Arc<ScopedSpawner>) {
+        let _ = self.scoped.set(spawner);
+    }
+
+    /// The spawner of a `build_scoped` pool, if this is one.
+    pub(crate) fn scoped(&self) -> Option<&Arc<ScopedSpawner>> {
+        self.scoped.get()
+    }
+
+    /// The root's permits, if it has made a share.
+    pub(crate) fn permits_made(&self) -> Option<&Arc<Permits>> {
+        self.permits.get()
     }
 
     /// The root is going away: no new shares.
@@ -84,12 +135,7 @@ impl PoolShares {
         if !Arc::ptr_eq(&from.permits, &to.permits) || from.id == to.id {
             return None;
         }
-        from.permits.with(|a| a.lend(from.id, to.id));
-        Some(Lend {
-            permits: from.permits.clone(),
-            from: from.id,
-            to: to.id,
-        })
+        Some(Lend::new(&from.permits, from.id, to.id))
     }
 
     /// Worker `index`'s preemption flag was up: take a core if it has none, give
@@ -101,9 +147,10 @@ impl PoolShares {
         }
     }
 
-    /// Worker `index` is about to sleep. Returns whether it gave a core back (the
-    /// pool then raises its flag, so that it takes one before its next job).
-    pub(crate) fn on_sleep(&self, index: usize) -> bool {
+    /// Worker `index` ran out of work (or exits). Returns whether it gave a core
+    /// back (the pool then raises its flag, so that it takes one before its next
+    /// job).
+    pub(crate) fn on_idle(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
 }
@@ -121,14 +168,17 @@ impl Drop for ShareWorkers {
     fn drop(&mut self) {
         // The `Share` and the sub-pool's threads are gone (this is dropped with their
         // registry): a worker that still holds a core can only be one that never
-        // exited. Then the share leaves the tree.
+        // exited. Then a share leaves the tree (the root's workers, those of a pool
+        // with shares, leave the root in place for the shares that outlive them).
         for (h, holding) in self.handles.iter().zip(&self.holding) {
             if holding.load(Ordering::Relaxed) {
                 self.permits.release(h);
             }
             self.permits.unregister_worker(h);
         }
-        self.permits.with(|a| a.retire(self.id));
+        if self.id != self.permits.root() {
+            self.permits.with(|a| a.retire(self.id));
+        }
     }
 }
 
@@ -138,6 +188,18 @@ pub(crate) struct Lend {
     permits: Arc<Permits>,
     from: ShareId,
     to: ShareId,
+}
+
+impl Lend {
+    /// `from` lends its tickets to `to` until the guard is dropped.
+    pub(crate) fn new(permits: &Arc<Permits>, from: ShareId, to: ShareId) -> Lend {
+        permits.with(|a| a.lend(from, to));
+        Lend {
+            permits: permits.clone(),
+            from,
+            to,
+        }
+    }
 }
 
 impl Drop for Lend {

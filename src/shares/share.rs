@@ -1,14 +1,14 @@
 //! `Share`: a sub-pool of a pool, entitled to a proportion of its cores.
 
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::error::ShareError;
 use super::permits::Permits;
-use super::pool_link::ShareWorkers;
+use super::pool_link::{Lend, ShareWorkers};
 use super::tree::ShareId;
-use crate::pool::{Registry, Totals};
+use crate::pool::{Registry, ScopedSpawner, Totals};
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -36,6 +36,9 @@ use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 pub struct Share {
     pool: Option<ThreadPool>,
     workers: Arc<ShareWorkers>,
+    /// Set for a share of a `build_scoped` pool: its workers start on that
+    /// pool's scope, which must not have ended when the share is given work.
+    scoped: Option<Arc<ScopedSpawner>>,
 }
 
 /// What a pool or a share received and did so far (see [`ThreadPool::stats`] and
@@ -112,6 +115,31 @@ impl ShareStats {
     }
 }
 
+/// A loan of one share's tickets to another, made by [`Share::lend_to`]; it ends
+/// when dropped.
+///
+/// ```
+/// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// let (a, b, c) = (pool.share(1).unwrap(), pool.share(1).unwrap(), pool.share(1).unwrap());
+/// // Two lenders: `c` computes with three shares' worth while both loans last.
+/// let (from_a, from_b) = (a.lend_to(&c).unwrap(), b.lend_to(&c).unwrap());
+/// assert_eq!(c.install(|| 2 + 2), 4);
+/// drop((from_a, from_b));
+/// ```
+#[must_use = "the loan ends when dropped"]
+pub struct TicketLoan<'a> {
+    _lend: Option<Lend>,
+    _shares: std::marker::PhantomData<&'a Share>,
+}
+
+impl fmt::Debug for TicketLoan<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TicketLoan")
+            .field("active", &self._lend.is_some())
+            .finish()
+    }
+}
+
 impl fmt::Debug for Share {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Share")
@@ -123,41 +151,34 @@ impl fmt::Debug for Share {
 impl Share {
     /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
     /// permits are `permits`, with `cores` workers; `from` is the pool or share it is
-    /// made from, whose panic handler and stack size it takes.
+    /// made from, whose panic handler and stack size it takes; `scoped` starts the
+    /// workers of a share of a `build_scoped` pool.
     pub(crate) fn create(
         from: &Registry,
         permits: &Arc<Permits>,
         parent: Option<ShareId>,
         cores: usize,
         tickets: u32,
+        scoped: Option<&Arc<ScopedSpawner>>,
     ) -> Result<Share, ShareError> {
         let parent = parent.unwrap_or_else(|| permits.root());
         let id = permits.add_share(parent, tickets)?;
-        let cell: Arc<OnceLock<Arc<ShareWorkers>>> = Arc::default();
-        let exit_cell = cell.clone();
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
             .inherit(from)
-            .exit_handler(move |i| {
-                if let Some(w) = exit_cell.get() {
-                    w.release(i);
-                }
-            })
+            .retire_idle(IDLE_WORKER_LIFETIME, scoped.map(ScopedSpawner::spawner))
             .build();
         // The sub-pool's builder can only fail to start its threads.
         let Ok(pool) = built else {
             permits.with(|a| a.retire(id));
             return Err(ShareError::ThreadSpawn);
         };
-        let registry = Arc::downgrade(pool.registry());
-        let raise = move |i: usize| {
-            if let Some(r) = registry.upgrade() {
-                r.thread_infos[i].flags.raise_preempt();
-            }
-        };
+        if let Some(spawner) = scoped {
+            spawner.track(pool.registry());
+        }
+        let raise = raiser(pool.registry());
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
-        let _ = cell.set(workers.clone());
         pool.registry().shares.set_member(workers.clone());
         // Its workers record with the pool or share it is made from.
         crate::trace::adopt(from, pool.registry(), id.index(), tickets);
@@ -167,11 +188,25 @@ impl Share {
         Ok(Share {
             pool: Some(pool),
             workers,
+            scoped: scoped.cloned(),
         })
     }
 
     fn pool(&self) -> &ThreadPool {
         self.pool.as_ref().expect("a live share has its pool")
+    }
+
+    /// The sub-pool, to give it work: a share of a `build_scoped` pool cannot be
+    /// given work once `build_scoped` has returned (its workers would run outside
+    /// the wrapper that sets up their threads).
+    fn live_pool(&self) -> &ThreadPool {
+        if self.scoped.as_ref().is_some_and(|s| s.is_closed()) {
+            panic!(
+                "prorata: a share of a scoped pool was given work after \
+                 ThreadPoolBuilder::build_scoped returned"
+            );
+        }
+        self.pool()
     }
 
     /// A share of this share's value: its tickets are in this share's currency.
@@ -185,13 +220,14 @@ impl Share {
     /// ```
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
         let w = &self.workers;
-        let from = self.pool().registry();
+        let (n, scoped) = (self.current_num_threads(), self.scoped.as_ref());
         Share::create(
-            from,
+            self.pool().registry(),
             &w.permits,
             Some(w.id),
-            self.current_num_threads(),
+            n,
             tickets,
+            scoped,
         )
     }
 
@@ -207,6 +243,46 @@ impl Share {
     pub fn set_tickets(&self, tickets: u32) -> Result<(), ShareError> {
         let w = &self.workers;
         w.permits.with(|a| a.set_tickets(w.id, tickets))
+    }
+
+    /// Lends this share's tickets to `to` until the returned loan is dropped
+    /// (ticket transfer, Waldspurger section 2.2): code that waits for work it
+    /// handed to another share lends it its rights meanwhile, so the work it waits
+    /// for is not slowed by its low tickets. While the loan lasts, `to` computes
+    /// with its own tickets plus this share's value (shared equally with this
+    /// share's own work if it still has some); loans from several lenders add up.
+    /// A `b.install(..)` called from inside this share lends automatically; this
+    /// is for waits prorata does not see (a channel, a future, another thread).
+    ///
+    /// Lending to itself lends nothing; lending to a share of another pool is an
+    /// error ([`ShareError::DifferentPools`]).
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let (waiter, worker) = (pool.share(300).unwrap(), pool.share(100).unwrap());
+    /// let loan = waiter.lend_to(&worker).unwrap(); // worker now counts 400 tickets
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// worker.spawn(move || tx.send(6 * 7).unwrap());
+    /// assert_eq!(rx.recv().unwrap(), 42);
+    /// drop(loan); // back to 100
+    ///
+    /// let other = prorata::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    /// let stranger = other.share(1).unwrap();
+    /// assert_eq!(
+    ///     waiter.lend_to(&stranger).unwrap_err(),
+    ///     prorata::ShareError::DifferentPools
+    /// );
+    /// ```
+    pub fn lend_to<'a>(&'a self, to: &'a Share) -> Result<TicketLoan<'a>, ShareError> {
+        let (from, to) = (&self.workers, &to.workers);
+        if !Arc::ptr_eq(&from.permits, &to.permits) {
+            return Err(ShareError::DifferentPools);
+        }
+        let lend = (from.id != to.id).then(|| Lend::new(&from.permits, from.id, to.id));
+        Ok(TicketLoan {
+            _lend: lend,
+            _shares: std::marker::PhantomData,
+        })
     }
 
     /// Core time, grants, parks and preemptions of this share so far, and what its
@@ -238,7 +314,7 @@ impl Share {
         OP: FnOnce() -> R + Send,
         R: Send,
     {
-        self.pool().install(op)
+        self.live_pool().install(op)
     }
 
     /// [`crate::join`] in this share.
@@ -254,7 +330,7 @@ impl Share {
         RA: Send,
         RB: Send,
     {
-        self.pool().join(a, b)
+        self.live_pool().join(a, b)
     }
 
     /// [`crate::scope`] in this share.
@@ -270,7 +346,7 @@ impl Share {
         OP: FnOnce(&Scope<'scope>) -> R + Send,
         R: Send,
     {
-        self.pool().scope(op)
+        self.live_pool().scope(op)
     }
 
     /// [`crate::scope_fifo`] in this share.
@@ -286,7 +362,7 @@ impl Share {
         OP: FnOnce(&ScopeFifo<'scope>) -> R + Send,
         R: Send,
     {
-        self.pool().scope_fifo(op)
+        self.live_pool().scope_fifo(op)
     }
 
     /// [`crate::in_place_scope`] whose spawns run in this share.
@@ -301,7 +377,7 @@ impl Share {
     where
         OP: FnOnce(&Scope<'scope>) -> R,
     {
-        self.pool().in_place_scope(op)
+        self.live_pool().in_place_scope(op)
     }
 
     /// Runs `op` in this share in the background. A panic in `op` goes to the panic
@@ -318,7 +394,7 @@ impl Share {
     where
         OP: FnOnce() + Send + 'static,
     {
-        self.pool().spawn(op)
+        self.live_pool().spawn(op)
     }
 
     /// Like [`Share::spawn`], in FIFO order.
@@ -333,7 +409,7 @@ impl Share {
     where
         OP: FnOnce() + Send + 'static,
     {
-        self.pool().spawn_fifo(op)
+        self.live_pool().spawn_fifo(op)
     }
 
     /// Runs `op` on every worker of this share.
@@ -347,7 +423,7 @@ impl Share {
         OP: Fn(BroadcastContext<'_>) -> R + Sync,
         R: Send,
     {
-        self.pool().broadcast(op)
+        self.live_pool().broadcast(op)
     }
 
     /// Number of workers of this share (the pool's).
@@ -371,6 +447,45 @@ impl Drop for Share {
     }
 }
 
+/// How long a share's worker sleeps with nothing to do before its thread exits
+/// (it starts again when the share has work): a share's threads follow its use,
+/// so a pool's threads grow with the shares that run at once, not with the
+/// shares that exist.
+const IDLE_WORKER_LIFETIME: Duration = Duration::from_secs(1);
+
+/// Raises worker `i`'s preemption flag in `registry`'s pool (while it lives), so
+/// that its next safe point takes or gives back a core.
+fn raiser(registry: &Arc<Registry>) -> impl Fn(usize) + Clone + Send + Sync + 'static {
+    let registry = Arc::downgrade(registry);
+    move |i: usize| {
+        if let Some(r) = registry.upgrade() {
+            r.thread_infos[i].flags.raise_preempt();
+        }
+    }
+}
+
+/// The permits of the root pool of `registry`, made at its first share; from then
+/// on the pool's own workers take part as the root share.
+pub(crate) fn root_permits(registry: &Arc<Registry>) -> Arc<Permits> {
+    let permits = registry
+        .shares
+        .root_permits(registry.num_threads(), raiser(registry));
+    crate::pool::enable_shares();
+    permits.clone()
+}
+
+impl ShareStats {
+    /// What the jobs run on `registry`'s pool outside any share received from the
+    /// allocator (all zero before its first share), with what its workers counted.
+    pub(crate) fn of_root(registry: &Registry) -> Self {
+        let st = match registry.shares.permits_made() {
+            Some(p) => p.stats(p.root()),
+            None => Default::default(),
+        };
+        ShareStats::new(st, registry)
+    }
+}
+
 /// A share of `tickets` of the global pool.
 ///
 /// ```
@@ -380,12 +495,13 @@ impl Drop for Share {
 /// ```
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
-    let cores = registry.num_threads();
+    let permits = root_permits(registry);
     Share::create(
         registry,
-        registry.shares.permits(cores),
+        &permits,
         None,
-        cores,
+        registry.num_threads(),
         tickets,
+        None,
     )
 }

@@ -74,17 +74,39 @@ impl Stride {
         self.global
     }
 
-    /// The entitlement of `slot` went from `old` to `new` cores.
-    pub(crate) fn retune(&mut self, slot: usize, old: f64, new: f64) {
+    /// The entitlements went from `old` to `new` cores (indexed by slot).
+    ///
+    /// A share that stays active keeps its distance to the global pass, rescaled
+    /// to its new stride (its credit or debt in core time is unchanged). A share
+    /// that leaves keeps at most one stride of debt and no credit; what it drops
+    /// is balanced among those that stay, by moving the global pass (its credit
+    /// was their debt: they used the cores it could not), so that nobody keeps a
+    /// claim against a share that is gone. A share that becomes active starts at
+    /// the global pass, with the debt it kept.
+    pub(crate) fn retune_all(&mut self, old: &[f64], new: &[f64]) {
         let g = self.global;
-        self.ent[slot] = new;
-        if old == 0.0 && new > 0.0 {
-            // Activation: re-base on the global pass, with no credit.
-            self.pass[slot] = g + self.remain[slot].clamp(0.0, 1.0 / new);
-        } else if old > 0.0 && new == 0.0 {
-            self.remain[slot] = self.pass[slot] - g;
-        } else if old > 0.0 {
-            self.pass[slot] = g + (self.pass[slot] - g) * old / new;
+        let mut dropped = 0.0;
+        let mut staying = 0.0;
+        for slot in 0..old.len() {
+            let (o, n) = (old[slot], new[slot]);
+            self.ent[slot] = n;
+            if o > 0.0 && n == 0.0 {
+                let distance = self.pass[slot] - g;
+                let kept = distance.clamp(0.0, 1.0 / o);
+                dropped += (distance - kept) * o;
+                self.remain[slot] = kept;
+            } else if o > 0.0 && n > 0.0 {
+                self.pass[slot] = g + (self.pass[slot] - g) * o / n;
+                staying += n;
+            }
+        }
+        if staying > 0.0 {
+            self.global -= dropped / staying;
+        }
+        for slot in 0..old.len() {
+            if old[slot] == 0.0 && new[slot] > 0.0 {
+                self.pass[slot] = self.global + self.remain[slot].clamp(0.0, 1.0 / new[slot]);
+            }
         }
     }
 
@@ -127,52 +149,66 @@ impl Stride {
         self.memory + 2.0 / self.ent[slot]
     }
 
-    /// The waiting share with the lowest pass.
-    pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
-        view.waiting_slots()
-            .min_by(|&a, &b| self.pass[a].total_cmp(&self.pass[b]))
+    /// The virtual deadline of the `held`-th core of `slot` (from 1): when its
+    /// pass would reach if it held `held` cores for one more quantum. A share is a
+    /// client per core it wants, and the cores go to the earliest deadlines (as
+    /// EEVDF orders by virtual deadline): a heavy share's next core is due sooner
+    /// than a light one's at the same pass, so a share that becomes active gets
+    /// its part at once, and two equal shares alternate.
+    fn deadline(&self, slot: usize, held: u32, ent: f64) -> f64 {
+        self.pass[slot] + f64::from(held) / ent.max(f64::MIN_POSITIVE)
     }
 
-    /// Cores to take back at the end of a quantum: one entry per core, naming the
-    /// share that gives it. Waiting shares are paired, lowest pass first, with the
-    /// holders of highest pass, as long as the waiter is behind; each planned move
-    /// is projected one quantum ahead so one tick does not overshoot.
+    /// The waiting share whose next core has the earliest deadline.
+    pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
+        let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
+        view.waiting_slots()
+            .min_by(|&a, &b| next(a).total_cmp(&next(b)))
+    }
+
+    /// Cores to take back now (at the end of a quantum, or for a waiter): one
+    /// entry per core, naming the share that gives it. A core moves from the
+    /// holder whose last core has the latest deadline to the waiter whose next
+    /// core has the earliest, as long as the waiter's is earlier or level. Cores
+    /// already on their way count as moved, to the waiters due first.
     pub(crate) fn preempt(&self, view: &View<'_>) -> Vec<usize> {
-        let mut waiting: Vec<(usize, u32, f64)> = view
-            .waiting_slots()
-            .map(|s| (s, view.waiting[s], self.pass[s]))
-            .collect();
-        let mut holding: Vec<(usize, u32, f64)> = view
-            .holding_slots()
-            .map(|s| (s, view.holders[s], self.pass[s]))
-            .collect();
+        let n = view.ent.len();
+        let mut held = view.holders.to_vec();
+        let mut givable = view.holders.to_vec();
+        let mut waiting = view.waiting.to_vec();
+        let next = |held: &[u32], s: usize| self.deadline(s, held[s] + 1, view.ent[s]);
+        let next_waiter = |held: &[u32], waiting: &[u32]| {
+            (0..n)
+                .filter(|&s| waiting[s] > 0)
+                .min_by(|&a, &b| next(held, a).total_cmp(&next(held, b)))
+        };
+        for _ in 0..view.in_flight {
+            let Some(w) = next_waiter(&held, &waiting) else {
+                return Vec::new();
+            };
+            waiting[w] -= 1;
+            held[w] += 1;
+        }
         let mut victims = Vec::new();
         loop {
-            let w = argmin(&waiting, |e| e.1 > 0);
-            let h = argmax(&holding, |e| e.1 > 0);
+            let w = next_waiter(&held, &waiting);
+            let last = |s: usize| self.deadline(s, held[s], view.ent[s]);
+            let h = (0..n)
+                .filter(|&s| givable[s] > 0)
+                .max_by(|&a, &b| last(a).total_cmp(&last(b)));
             let (Some(w), Some(h)) = (w, h) else { break };
-            let (ws, hs) = (waiting[w].0, holding[h].0);
-            if ws == hs || waiting[w].2 >= holding[h].2 {
+            if w == h || next(&held, w) > last(h) + TIE {
                 break;
             }
-            victims.push(hs);
-            waiting[w].1 -= 1;
-            waiting[w].2 += 1.0 / view.ent[ws].max(f64::MIN_POSITIVE);
-            holding[h].1 -= 1;
-            holding[h].2 -= 1.0 / view.ent[hs].max(f64::MIN_POSITIVE);
+            victims.push(h);
+            waiting[w] -= 1;
+            held[w] += 1;
+            held[h] -= 1;
+            givable[h] -= 1;
         }
         victims
     }
 }
 
-fn argmin(v: &[(usize, u32, f64)], ok: impl Fn(&(usize, u32, f64)) -> bool) -> Option<usize> {
-    (0..v.len())
-        .filter(|&i| ok(&v[i]))
-        .min_by(|&a, &b| v[a].2.total_cmp(&v[b].2))
-}
-
-fn argmax(v: &[(usize, u32, f64)], ok: impl Fn(&(usize, u32, f64)) -> bool) -> Option<usize> {
-    (0..v.len())
-        .filter(|&i| ok(&v[i]))
-        .max_by(|&a, &b| v[a].2.total_cmp(&v[b].2))
-}
+/// Passes closer than this are level (rounding).
+const TIE: f64 = 1e-9;

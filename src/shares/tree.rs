@@ -32,6 +32,10 @@ pub(crate) struct Node {
     children_tickets: u64,
     /// Workers of this share that hold or wait for a core.
     pub(crate) demand: u32,
+    /// No demand now, but some a moment ago (within the activity memory): the
+    /// share still counts as active for the ticket entitlements, so a short gap
+    /// (between two calls, a worker blocked for a moment) keeps its claim.
+    pub(crate) recent: bool,
     /// Borrowers this share lends its tickets to (one entry per blocked thread).
     pub(crate) lends_to: Vec<u32>,
     /// Number of lends this share currently receives.
@@ -215,6 +219,11 @@ impl ShareTree {
         removed
     }
 
+    /// Marks `id` as recently active (or not): see [`Node::recent`].
+    pub(crate) fn set_recent(&mut self, id: ShareId, recent: bool) {
+        self.node_mut(id).recent = recent;
+    }
+
     /// `from` lends its tickets to `to` (a thread of `from` waits on `to`).
     pub(crate) fn lend(&mut self, from: ShareId, to: ShareId) {
         self.node(to);
@@ -246,6 +255,7 @@ impl Node {
             children: Vec::new(),
             children_tickets: 0,
             demand: 0,
+            recent: false,
             lends_to: Vec::new(),
             borrowed: 0,
             retiring: false,

@@ -120,11 +120,12 @@ pub enum TraceEventKind {
     Publish,
     /// The worker blocked, with nothing to do.
     SleepStart,
-    /// It woke up.
+    /// It woke up. (A share's worker asleep for a while retires: its thread exits,
+    /// and a new thread takes its place when there is work; the sleep ends there.)
     SleepEnd {
-        /// Another thread woke it (new work, a latch it waits on); `false` at the end
-        /// of a nap (one sleeping worker naps, to claim work pending in busy
-        /// workers' join frames).
+        /// Another thread woke it (new work, a latch it waits on, or it restarted a
+        /// retired worker); `false` at the end of a nap (one sleeping worker naps, to
+        /// claim work pending in busy workers' join frames).
         woken: bool,
     },
     /// A worker of a share waits for a core (before running, or after its share was

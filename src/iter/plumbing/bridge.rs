@@ -6,10 +6,6 @@ use super::{Consumer, Folder, Producer, ProducerCallback, Reducer};
 use super::{UnindexedConsumer, UnindexedProducer};
 use crate::iter::IndexedParallelIterator;
 
-/// Items a sequential leaf processes between two safe points, where the shares
-/// scheduler may ask the worker to give its core back.
-const SAFE_POINT_EVERY: usize = 4096;
-
 /// Drives an indexed parallel iterator into a consumer.
 ///
 /// ```
@@ -110,8 +106,9 @@ where
     reducer.reduce(left, right)
 }
 
-/// Folds a leaf sequentially, in runs of `SAFE_POINT_EVERY` items with a safe point
-/// between runs. A loop, not recursion: a leaf may hold billions of items.
+/// Folds a leaf sequentially, in runs with a safe point between runs (where the
+/// shares scheduler may ask the worker to give its core back; the pool's `Pacer`
+/// sizes the runs). A loop, not recursion: a leaf may hold billions of items.
 fn fold_with_safe_points<P, F>(len: usize, producer: P, mut folder: F) -> F
 where
     P: Producer,
@@ -119,15 +116,17 @@ where
 {
     let mut rest = producer;
     let mut left = len;
-    while left > SAFE_POINT_EVERY {
-        let (run, tail) = rest.split_at(SAFE_POINT_EVERY);
-        folder = run.fold_with(folder);
+    let mut pacer = crate::pool::Pacer::new();
+    while left > pacer.run() {
+        let run = pacer.run();
+        let (head, tail) = rest.split_at(run);
+        folder = head.fold_with(folder);
         if folder.full() {
             return folder;
         }
-        crate::pool::safe_point();
+        pacer.passed();
         rest = tail;
-        left -= SAFE_POINT_EVERY;
+        left -= run;
     }
     rest.fold_with(folder)
 }
@@ -185,15 +184,17 @@ where
     let folder = SafePointFolder {
         inner: consumer.into_folder(),
         count: 0,
+        pacer: crate::pool::Pacer::new(),
     };
     producer.fold_with(folder).inner.complete()
 }
 
-/// Wraps a folder to pass a safe point every `SAFE_POINT_EVERY` items, for sources that
-/// cannot be cut into runs by index.
+/// Wraps a folder to pass a safe point after each run of items the pacer asks
+/// for, for sources that cannot be cut into runs by index.
 struct SafePointFolder<F> {
     inner: F,
     count: usize,
+    pacer: crate::pool::Pacer,
 }
 
 impl<T, F: Folder<T>> Folder<T> for SafePointFolder<F> {
@@ -202,9 +203,9 @@ impl<T, F: Folder<T>> Folder<T> for SafePointFolder<F> {
     #[inline]
     fn consume(mut self, item: T) -> Self {
         self.count += 1;
-        if self.count == SAFE_POINT_EVERY {
+        if self.count >= self.pacer.run() {
             self.count = 0;
-            crate::pool::safe_point();
+            self.pacer.passed();
         }
         self.inner = self.inner.consume(item);
         self

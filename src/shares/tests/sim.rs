@@ -138,7 +138,12 @@ impl Sim {
         for _ in busy..want {
             let w = self.idle_worker(share);
             self.workers[w].busy = true;
-            self.alloc.request(self.workers[w].id, id, self.now);
+            let wid = self.workers[w].id;
+            self.alloc.request(wid, id, self.now);
+            if !self.alloc.is_holding(wid) {
+                // As the permits do: a share that holds no core ends the quantum.
+                self.alloc.contend(id, self.now);
+            }
         }
         let mut extra = busy.saturating_sub(want);
         for w in 0..self.workers.len() {
