@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Model-checks the concurrency protocols (latches, sleep/wake, retiring workers, core
-# permits) with loom. The models are
-# unit tests named `loom_*` in src/pool/loom_tests.rs, compiled only with `--cfg loom`,
-# where src/pool/sync.rs maps the protocols' atomics, mutexes and condvars to loom's.
+# permits, the trace feature's per-worker rings) with loom. The models are
+# unit tests named `loom_*` in src/pool/loom_tests.rs (and beside them in shares/ and
+# trace/), compiled only with `--cfg loom`, where each layer's sync.rs maps the
+# protocols' atomics, mutexes and condvars to loom's.
 # Builds into its own target directory because `--cfg loom` changes every crate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
