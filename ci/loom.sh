@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Model-checks the concurrency protocols with loom: latches, sleep/wake, retiring workers,
-# core permits (unit tests named `loom_*` in src/pool/loom_tests.rs, where
-# src/pool/sync.rs maps the protocols' atomics, mutexes and condvars to loom's) and the
-# BWoS deque (src/deque/bwos/loom_tests.rs, with src/deque/bwos/sync.rs). The models
-# compile only with `--cfg loom`.
+# Model-checks the concurrency protocols with loom: latches, sleep/wake, join frames,
+# retiring workers, core permits (unit tests named `loom_*` in src/pool/loom_tests.rs and
+# beside them in shares/, where each layer's sync.rs maps the protocols' atomics, mutexes
+# and condvars to loom's), the BWoS deque (src/deque/bwos/loom_tests.rs) and the trace
+# feature's per-worker rings (src/trace/loom_tests.rs). The models compile only with
+# `--cfg loom`.
 # Builds into its own target directory because `--cfg loom` changes every crate.
 set -euo pipefail
 cd "$(dirname "$0")/.."

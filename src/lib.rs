@@ -32,14 +32,16 @@
 //! The [guide] walks from the first `par_iter` to shares, one page at a time:
 //! [parallel iterators](guide::parallel_iterators),
 //! [`join` and `scope`](guide::join_and_scope), [pools](guide::pools),
-//! [shares](guide::shares), [moving from Rayon](guide::from_rayon) and
-//! [progress bars](guide::progress_bars).
+//! [shares](guide::shares), [moving from Rayon](guide::from_rayon),
+//! [progress bars](guide::progress_bars) and
+//! [statistics and timelines](guide::timeline).
 //!
 //! ## Cargo features
 //!
 //! | Feature | What it adds | Dependency |
 //! |---|---|---|
 //! | `progress` | `prorata::progress`: `.progress()`, `.progress_count(n)`, `.progress_with(bar)` on any parallel iterator | indicatif |
+//! | `trace` | `ThreadPool::start_trace`/`stop_trace`: a timeline of the workers and shares, as Chrome trace event JSON or SVG (`Trace`) | none |
 //!
 //! None is on by default; without them nothing of theirs is compiled.
 //!
@@ -106,8 +108,11 @@ pub mod string {
 }
 
 mod shares;
+mod trace;
 
 #[cfg(feature = "progress")]
 pub mod progress;
 
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
+#[cfg(feature = "trace")]
+pub use trace::{Trace, TraceEvent, TraceEventKind, TraceLane};

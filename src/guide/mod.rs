@@ -10,6 +10,7 @@
 //!    `stats()`.
 //! 5. [Moving from Rayon](from_rayon): what is the same, what is extra, what differs.
 //! 6. [Progress bars](progress_bars): the `progress` feature.
+//! 7. [Statistics and timelines](timeline): `stats()`, and the `trace` feature.
 
 #[doc = include_str!("parallel_iterators.md")]
 pub mod parallel_iterators {}
@@ -28,3 +29,6 @@ pub mod from_rayon {}
 
 #[doc = include_str!("progress_bars.md")]
 pub mod progress_bars {}
+
+#[doc = include_str!("timeline.md")]
+pub mod timeline {}

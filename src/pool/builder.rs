@@ -44,8 +44,6 @@ struct Config {
     /// The workers' deques; `None`: `PRORATA_DEQUE`, else the default.
     deque: Option<DequeKind>,
     root_tickets: Option<u32>,
-    /// Give each worker job and steal counters (a share's sub-pool).
-    count_jobs: bool,
     /// Workers retire after this long idle and start when there is work, through
     /// this spawner (a share's sub-pool; see `retire.rs`).
     retire: Option<(std::time::Duration, Option<Spawner>)>,
@@ -445,13 +443,6 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
-    /// Makes the workers count the jobs they run and the jobs they steal (for
-    /// `Share::stats`); a pool built without it counts nothing.
-    pub(crate) fn count_jobs(mut self) -> Self {
-        self.config.count_jobs = true;
-        self
-    }
-
     /// Makes the workers start only when the pool has work and exit after `idle`
     /// without any, started by `spawn` (standard threads if `None`). For share
     /// sub-pools: their threads follow their use.
@@ -547,7 +538,6 @@ impl<S> ThreadPoolBuilder<S> {
             n,
             std::mem::take(&mut self.config.handlers),
             self.config.stack_size,
-            self.config.count_jobs,
             self.resolved_deque(),
             retire,
         );

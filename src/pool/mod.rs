@@ -48,6 +48,13 @@
 //! `retire.rs`: a pool can opt in (share sub-pools do) to workers that start when there
 //! is work and whose threads exit after a while asleep in their main loop; to the sleep
 //! protocol a retired worker is a sleeper whose wake-up restarts it.
+//!
+//! # Counting and tracing
+//!
+//! `stats.rs`: each worker counts its jobs, steals, published and claimed join frames,
+//! sleeps and wake-ups in counters of its own (`ThreadPool::stats`, `Share::stats`),
+//! through `WorkerThread::note`, which also records the event in the pool's timeline
+//! when the `trace` feature is on and a recording runs (`crate::trace`).
 
 mod barrier;
 mod broadcast;
@@ -67,6 +74,7 @@ mod retire;
 mod scope;
 mod sleep;
 mod spawn;
+mod stats;
 mod sync;
 mod thread_builder;
 mod thread_pool;
@@ -94,10 +102,11 @@ pub use join::{FnContext, join, join_context};
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;
 pub(crate) use preempt::{Pacer, enable_shares};
-pub(crate) use registry::{Registry, WorkerCounters};
+pub(crate) use registry::Registry;
 pub(crate) use retire::ScopedSpawner;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
 pub use spawn::{spawn, spawn_fifo};
+pub(crate) use stats::{Totals, note_current};
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::ThreadPool;
 #[doc(hidden)]

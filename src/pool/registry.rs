@@ -2,7 +2,7 @@
 //! sleep state, the handlers) and the ways into it from outside.
 
 use std::any::Any;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
 use super::flags::WorkerFlags;
@@ -12,6 +12,7 @@ use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
 use super::retire::{RetireSpec, Retirement};
 use super::scope::JobFifo;
 use super::sleep::Sleep;
+use super::stats::WorkerCounters;
 use super::unwind;
 use super::worker::WorkerThread;
 use crate::deque::{DequeKind, Injector, Local, Steal, Stealer};
@@ -39,24 +40,6 @@ pub(crate) struct ThreadInfo {
     pub(crate) frames: FrameStack,
 }
 
-/// Counters of one worker of a pool that counts (a share's sub-pool): written only
-/// by that worker (relaxed load and store, no read-modify-write), summed on read.
-#[derive(Debug, Default)]
-pub(crate) struct WorkerCounters {
-    /// Jobs the worker took from a queue and ran.
-    pub(crate) jobs: AtomicU64,
-    /// Jobs the worker stole from another worker's deque.
-    pub(crate) steals: AtomicU64,
-}
-
-impl WorkerCounters {
-    /// Adds one to `counter`; only the owning worker calls this.
-    #[inline]
-    pub(crate) fn bump(counter: &AtomicU64) {
-        counter.store(counter.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-    }
-}
-
 /// The handlers given to the builder.
 #[derive(Default)]
 pub(crate) struct Handlers {
@@ -81,9 +64,10 @@ pub(crate) struct Registry {
     pub(crate) deque: DequeKind,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
-    /// One entry per worker when the pool counts its jobs and steals (a share's
-    /// sub-pool); empty otherwise, and then the workers count nothing.
+    /// Each worker's counters (`stats.rs`).
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
+    /// The workers' timeline (`crate::trace`; nothing without the `trace` feature).
+    pub(crate) trace: crate::trace::Recorder,
     /// Set when idle workers retire (a share's sub-pool): their threads exit and
     /// start again when woken.
     pub(crate) retire: Option<Retirement>,
@@ -91,14 +75,13 @@ pub(crate) struct Registry {
 
 impl Registry {
     /// A registry for `n` workers, with their deques' owner ends (one per worker, of
-    /// kind `deque`); `count` gives each worker job and steal counters. With `retire`,
-    /// the workers retire when idle and start when woken (`retire.rs`): none is
+    /// kind `deque`). With `retire`, the workers retire when idle and start when woken
+    /// (`retire.rs`): none is
     /// started yet, the deques stay in the registry, and none is returned.
     pub(crate) fn new(
         n: usize,
         handlers: Handlers,
         stack_size: Option<usize>,
-        count: bool,
         deque: DequeKind,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
@@ -117,9 +100,7 @@ impl Registry {
                 })
             })
             .collect();
-        let counters = (0..if count { n } else { 0 })
-            .map(|_| Default::default())
-            .collect();
+        let counters: Box<[_]> = (0..n).map(|_| Default::default()).collect();
         let Some(spec) = retire else {
             let registry = Arc::new(Registry {
                 thread_infos,
@@ -131,6 +112,7 @@ impl Registry {
                 deque,
                 shares: Default::default(),
                 counters,
+                trace: crate::trace::Recorder::new(n),
                 retire: None,
             });
             return (registry, deques);
@@ -152,6 +134,7 @@ impl Registry {
                 deque,
                 shares: Default::default(),
                 counters,
+                trace: crate::trace::Recorder::new(n),
                 retire: Some(Retirement::new(spec, deques)),
             }
         });

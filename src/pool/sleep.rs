@@ -293,6 +293,7 @@ impl Sleep {
             // steal) and then found nothing must not sleep holding it.
             super::preempt::worker_idle();
             *bed = Bed::Blocked;
+            super::stats::note_current(crate::trace::Kind::SleepStart, 0);
             // While another worker runs, one sleeper naps instead: a busy worker's
             // pending join frames wake nobody (see `frames.rs`), so without it a worker
             // that blocks in user code on work still pending in its frames, with
@@ -325,6 +326,7 @@ impl Sleep {
                 }
             }
             // The waker (or the nap's end) took us off the sleeping count.
+            super::stats::note_current(crate::trace::Kind::SleepEnd, u32::from(!idle.napped));
         }
         // After a nap, one search and straight back to sleep if it finds nothing.
         idle.rounds = if idle.napped { ROUNDS_UNTIL_SLEEPY } else { 0 };

@@ -84,24 +84,77 @@ impl ThreadPool {
         crate::Share::create(&self.registry, &permits, None, n, tickets, scoped)
     }
 
-    /// What the jobs run on this pool outside any share received (core time,
-    /// grants, parks, preemptions), counted from the pool's first share on: from
-    /// then, they take part in the division of the cores as a share holding
-    /// [`root_tickets`](crate::ThreadPoolBuilder::root_tickets). A plain pool's
-    /// workers count no jobs or steals (`jobs` and `steals` are 0).
+    /// What this pool's own workers did so far (jobs run, steals, `join` halves
+    /// published and claimed, sleeps, wake-ups) and, from the pool's first share on,
+    /// what the jobs run on the pool outside any share received from the division of
+    /// the cores (core time, grants, parks, preemptions): from then, they take part
+    /// as a share holding [`root_tickets`](crate::ThreadPoolBuilder::root_tickets).
+    /// See [`ShareStats`](crate::ShareStats); the workers of the pool's shares count
+    /// in [`Share::stats`](crate::Share::stats).
     ///
     /// ```
     /// use prorata::prelude::*;
     ///
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-    /// assert_eq!(pool.stats().grants, 0); // no share yet: nothing is counted
-    /// let _share = pool.share(100).unwrap();
+    /// pool.install(|| ());
+    /// assert_eq!(pool.stats().jobs, 1);
+    /// assert_eq!(pool.stats().grants, 0); // no share yet: no division of cores
+    /// let share = pool.share(100).unwrap();
+    /// share.install(|| ());
+    /// assert_eq!((pool.stats().jobs, share.stats().jobs), (1, 1)); // each its own
     /// let sum: u64 = pool.install(|| (0..100_000u64).into_par_iter().sum());
     /// assert_eq!(sum, 4_999_950_000);
     /// assert!(pool.stats().grants >= 1);
     /// ```
     pub fn stats(&self) -> crate::ShareStats {
         crate::ShareStats::of_root(&self.registry)
+    }
+
+    /// Starts recording a timeline of this pool's workers and of the workers of every
+    /// share made from it (before or during the recording), until
+    /// [`stop_trace`](Self::stop_trace); cargo feature `trace`. Starting again while a
+    /// recording runs starts it anew.
+    ///
+    /// Each worker appends what it does (jobs starting and ending, steals, join frames
+    /// claimed and published, sleeps and wake-ups, cores granted, waited for and given
+    /// back) to a buffer of its own, without a lock; a worker keeps its newest
+    /// [`Trace::WORKER_CAPACITY`](crate::Trace::WORKER_CAPACITY) events (4 MiB), and
+    /// one chunk of 64 KiB between recordings. While
+    /// no recording runs, a worker's check costs one load where it counts.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// pool.start_trace();
+    /// let v: Vec<u64> = pool.install(|| (0..1000u64).into_par_iter().map(|x| x * 2).collect());
+    /// let trace = pool.stop_trace();
+    /// assert_eq!(v[999], 1998);
+    /// # if false {
+    /// trace.write_chrome_json(std::fs::File::create("timeline.json").unwrap()).unwrap();
+    /// trace.write_svg(std::fs::File::create("timeline.svg").unwrap()).unwrap();
+    /// # }
+    /// ```
+    #[cfg(feature = "trace")]
+    pub fn start_trace(&self) {
+        self.registry.trace.start();
+    }
+
+    /// Stops the recording started by [`start_trace`](Self::start_trace) and returns
+    /// it (an empty trace if none runs). It waits up to 20 ms for jobs running at that
+    /// moment to end, so that their ends are in the trace; a job still running then
+    /// is cut at the stop. Cargo feature `trace`.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// assert!(pool.stop_trace().lanes().is_empty()); // nothing recorded
+    /// pool.start_trace();
+    /// pool.join(|| 1, || 2);
+    /// assert!(!pool.stop_trace().lanes().is_empty());
+    /// ```
+    #[cfg(feature = "trace")]
+    pub fn stop_trace(&self) -> crate::Trace {
+        self.registry.trace.stop()
     }
 
     /// The pool's registry (for the shares layer).

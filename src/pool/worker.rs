@@ -11,11 +11,13 @@ use super::frames::{CAPACITY, FrameStack};
 use super::job::JobRef;
 use super::latch::CoreLatch;
 use super::preempt;
-use super::registry::{Registry, ThreadInfo, WorkerCounters};
+use super::registry::{Registry, ThreadInfo};
 use super::retire::Retirement;
 use super::sleep::Slept;
+use super::stats::WorkerCounters;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
+use crate::trace::Kind;
 
 thread_local! {
     /// The worker running on this thread, or null.
@@ -72,8 +74,7 @@ pub(crate) struct WorkerThread {
     info: *const ThreadInfo,
     /// Instrumentation: the most jobs this worker's deque held right after a push.
     max_queued: Cell<usize>,
-    /// This worker's job and steal counters (in the registry), or null when its
-    /// pool counts nothing.
+    /// This worker's counters (in the registry).
     counters: *const WorkerCounters,
 }
 
@@ -86,10 +87,7 @@ impl WorkerThread {
     /// A worker for `registry` at `index`, owning `deque`.
     pub(crate) fn new(registry: Arc<Registry>, index: usize, deque: Local<JobRef>) -> Self {
         let info: *const ThreadInfo = &*registry.thread_infos[index];
-        let counters = registry
-            .counters
-            .get(index)
-            .map_or(ptr::null(), |c| &raw const **c);
+        let counters: *const WorkerCounters = &*registry.counters[index];
         WorkerThread {
             info,
             counters,
@@ -186,6 +184,7 @@ impl WorkerThread {
         let index = match frames.push_slow(job) {
             Ok(index) => index,
             Err((index, job)) => {
+                self.note(Kind::Publish, 0);
                 self.push(job);
                 return index;
             }
@@ -232,6 +231,7 @@ impl WorkerThread {
     /// Moves the oldest pending join frame to the deque.
     fn publish_oldest(&self) {
         if let Some(job) = self.frames().publish_oldest() {
+            self.note(Kind::Publish, 0);
             self.push(job);
         }
     }
@@ -241,6 +241,7 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn publish_all(&self) {
         while let Some(job) = self.frames().publish_oldest() {
+            self.note(Kind::Publish, 0);
             self.push(job);
         }
     }
@@ -339,9 +340,7 @@ impl WorkerThread {
                 match infos[victim].stealer.steal() {
                     Steal::Success(job) => {
                         infos[victim].flags.raise_publish();
-                        if let Some(c) = self.counters() {
-                            WorkerCounters::bump(&c.steals);
-                        }
+                        self.note(Kind::Steal, victim as u32);
                         return Some(job);
                     }
                     Steal::Empty => {}
@@ -357,7 +356,8 @@ impl WorkerThread {
     /// Claims another worker's oldest pending join frame, from a random victim on.
     fn claim_frame(&self) -> Option<JobRef> {
         let start = self.rng.next_usize(self.registry.num_threads());
-        self.registry.claim_frame(self.index, start)
+        let job = self.registry.claim_frame(self.index, start);
+        job.inspect(|_| self.note(Kind::Claim, 0))
     }
 
     /// Any job: own deque, then other workers', then the injector.
@@ -384,19 +384,18 @@ impl WorkerThread {
     #[inline]
     pub(crate) unsafe fn execute(&self, job: JobRef) {
         self.check_flags();
-        if let Some(c) = self.counters() {
-            WorkerCounters::bump(&c.jobs);
-        }
+        self.note(Kind::JobStart, 0);
         // SAFETY: forwarded from the caller.
-        unsafe { job.execute() }
+        unsafe { job.execute() };
+        self.note(Kind::JobEnd, 0);
     }
 
-    /// This worker's counters, if its pool counts (a share's sub-pool).
+    /// This worker's counters (see `stats.rs`).
     #[inline]
-    fn counters(&self) -> Option<&WorkerCounters> {
-        // SAFETY: null, or a pointer into the registry, which `self.registry` keeps
-        // alive as long as `self`.
-        unsafe { self.counters.as_ref() }
+    pub(crate) fn counters(&self) -> &WorkerCounters {
+        // SAFETY: a pointer into the registry, which `self.registry` keeps alive as
+        // long as `self`.
+        unsafe { &*self.counters }
     }
 
     /// This worker's request flags.
@@ -513,6 +512,12 @@ impl WorkerThread {
         // gave up while sleeping; one it still holds goes back in the exit handler.
         let terminate = &registry.thread_infos[self.index].terminate;
         let retire = registry.retire.as_ref().map(Retirement::idle);
+        if retire.is_some() {
+            // A retiring pool's worker starts as a retired sleeper woken (its thread
+            // retired asleep, or never ran): its timeline's sleep ends here. Not
+            // counted as a wake-up.
+            registry.trace.record(self.index, Kind::SleepEnd, 1);
+        }
         let retired = !terminate.probe() && self.run_until(terminate, retire);
         debug_assert!(
             self.deque.is_empty(),

@@ -64,11 +64,10 @@
 //!    `ThreadPool` shuts the tree down:
 //!    new shares get [`ShareError::PoolShuttingDown`].
 //!
-//! `Share::stats` (and `ThreadPool::stats` for the root share) has the allocator's figures (core time, grants, parks,
-//! preemptions) and the jobs and steals of the share's workers: a share's sub-pool
-//! is built with per-worker counters (each worker bumps its own with a relaxed
-//! load and store; a reading sums them); a plain pool has none, and its workers
-//! test one null pointer of their own per job and per steal.
+//! `Share::stats` (and `ThreadPool::stats` for the root share) has the allocator's
+//! figures (core time, grants, parks, preemptions) and what the share's (or pool's)
+//! workers counted (jobs, steals, join frames published and claimed, sleeps,
+//! wake-ups: the counters every pool's workers keep, see pool/stats.rs).
 
 // Parts of the allocator are used only by the tests and simulations (entitlement
 // queries).

@@ -17,6 +17,7 @@ use super::policy::SharePolicy;
 use super::thread_clock;
 use super::tree::ShareId;
 use crate::pool::ScopedSpawner;
+use crate::trace::Kind;
 
 /// The shares state of one pool's registry.
 #[derive(Debug, Default)]
@@ -232,10 +233,14 @@ impl ShareWorkers {
     fn on_safe_point(&self, i: usize) {
         let h = &self.handles[i];
         if !self.holding[i].load(Ordering::Relaxed) {
+            crate::pool::note_current(Kind::CoreWait, 0);
             self.permits.acquire(h, self.id);
+            crate::pool::note_current(Kind::CoreGranted, 0);
             self.holding[i].store(true, Ordering::Relaxed);
         } else if h.should_yield() {
+            crate::pool::note_current(Kind::Preempted, 0);
             self.permits.yield_now(h);
+            crate::pool::note_current(Kind::CoreGranted, 0);
         }
     }
 
@@ -245,6 +250,7 @@ impl ShareWorkers {
             return false;
         }
         self.holding[i].store(false, Ordering::Relaxed);
+        crate::pool::note_current(Kind::CoreReleased, 0);
         self.permits.release(&self.handles[i]);
         true
     }

@@ -2,14 +2,13 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use super::error::ShareError;
 use super::permits::Permits;
 use super::pool_link::{Lend, ShareWorkers};
 use super::tree::ShareId;
-use crate::pool::{Registry, ScopedSpawner};
+use crate::pool::{Registry, ScopedSpawner, Totals};
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -42,8 +41,15 @@ pub struct Share {
     scoped: Option<Arc<ScopedSpawner>>,
 }
 
-/// What a share received so far (see [`Share::stats`]): core time, jobs, steals,
-/// parks.
+/// What a pool or a share received and did so far (see [`ThreadPool::stats`] and
+/// [`Share::stats`]): from the division of the cores, core time, grants, parks and
+/// preemptions; from its own workers' counters, jobs, steals, `join` halves published
+/// and claimed, sleeps and wake-ups.
+///
+/// Each worker counts for itself (no shared counter is written), and only where it
+/// does something costly anyway, never on the fast path of a `join`: the counting is
+/// always on. A reading sums the workers' counters. The workers of a share count in
+/// the share's figures, not in its pool's.
 ///
 /// ```
 /// use prorata::prelude::*;
@@ -69,12 +75,44 @@ pub struct ShareStats {
     /// Times one of its workers gave its core back because the share was over its
     /// proportion.
     pub preemptions: u64,
-    /// Jobs its workers took from a queue and ran: `install`ed and spawned jobs,
-    /// stolen halves of `join`s (the half a worker pops back itself runs inline and
-    /// is not counted), broadcasts.
+    /// Jobs its workers took from a queue and ran: `install`ed, spawned and broadcast
+    /// jobs, and the second halves of `join`s that were published and then stolen or
+    /// claimed (a half its own worker takes back runs inline and is not a job).
     pub jobs: u64,
     /// Jobs its workers stole from each other's deques.
     pub steals: u64,
+    /// Second halves of `join`s that its workers moved from their pending frames to
+    /// their deques, where thieves can take them (when a job starts, when a thief
+    /// asks, before a worker waits).
+    pub frames_published: u64,
+    /// Pending `join` halves an idle worker took directly from a busy one (which was
+    /// not publishing: blocked, or in a long sequential stretch).
+    pub frames_claimed: u64,
+    /// Times one of its workers blocked, having found nothing to do.
+    pub sleeps: u64,
+    /// Times another thread woke one of its sleeping workers (new work, a latch it
+    /// waits on, the pool's end); a sleeper that naps and wakes by itself is not
+    /// counted.
+    pub wake_ups: u64,
+}
+
+impl ShareStats {
+    /// The allocator's figures `st` with what the workers of `registry` counted.
+    pub(crate) fn new(st: super::accounting::ShareStats, registry: &Registry) -> Self {
+        let counted = Totals::of(&registry.counters);
+        ShareStats {
+            core_time: Duration::from_nanos(st.core_nanos),
+            grants: st.grants,
+            parks: st.parks,
+            preemptions: st.preemptions,
+            jobs: counted.jobs,
+            steals: counted.steals,
+            frames_published: counted.frames_published,
+            frames_claimed: counted.frames_claimed,
+            sleeps: counted.sleeps,
+            wake_ups: counted.wake_ups,
+        }
+    }
 }
 
 /// A loan of one share's tickets to another, made by [`Share::lend_to`]; it ends
@@ -128,7 +166,6 @@ impl Share {
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .thread_name(|i| format!("prorata-share-{i}"))
-            .count_jobs()
             .inherit(from)
             .retire_idle(IDLE_WORKER_LIFETIME, scoped.map(ScopedSpawner::spawner))
             .build();
@@ -143,6 +180,8 @@ impl Share {
         let raise = raiser(pool.registry());
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
         pool.registry().shares.set_member(workers.clone());
+        // Its workers record with the pool or share it is made from.
+        crate::trace::adopt(from, pool.registry(), id.index(), tickets);
         crate::pool::enable_shares();
         // No worker holds a core yet: each takes one before its first job.
         (0..cores).for_each(raise);
@@ -246,9 +285,9 @@ impl Share {
         })
     }
 
-    /// Core time, grants, parks, preemptions, jobs and steals of this share so far
-    /// (the jobs and steals of its own workers, not of its child shares). Each
-    /// worker counts its jobs and steals itself; a reading sums them.
+    /// Core time, grants, parks and preemptions of this share so far, and what its
+    /// own workers counted (jobs, steals, join frames, sleeps and wake-ups; not those
+    /// of its child shares). Each worker counts for itself; a reading sums them.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -260,11 +299,7 @@ impl Share {
     /// ```
     pub fn stats(&self) -> ShareStats {
         let st = self.workers.permits.stats(self.workers.id);
-        let counters = &self.pool().registry().counters;
-        let sum = |f: fn(&crate::pool::WorkerCounters) -> &AtomicU64| -> u64 {
-            counters.iter().map(|c| f(c).load(Ordering::Relaxed)).sum()
-        };
-        ShareStats::new(st, sum(|c| &c.jobs), sum(|c| &c.steals))
+        ShareStats::new(st, self.pool().registry())
     }
 
     /// Runs `op` in this share (see [`ThreadPool::install`]); parallel iterators
@@ -440,25 +475,14 @@ pub(crate) fn root_permits(registry: &Arc<Registry>) -> Arc<Permits> {
 }
 
 impl ShareStats {
-    /// The allocator's figures with the jobs and steals counted by the workers.
-    fn new(st: super::accounting::ShareStats, jobs: u64, steals: u64) -> Self {
-        ShareStats {
-            core_time: Duration::from_nanos(st.core_nanos),
-            grants: st.grants,
-            parks: st.parks,
-            preemptions: st.preemptions,
-            jobs,
-            steals,
-        }
-    }
-
-    /// What the allocator counted for the jobs run on `registry`'s pool outside
-    /// any share (all zero before its first share).
+    /// What the jobs run on `registry`'s pool outside any share received from the
+    /// allocator (all zero before its first share), with what its workers counted.
     pub(crate) fn of_root(registry: &Registry) -> Self {
-        match registry.shares.permits_made() {
-            Some(p) => ShareStats::new(p.stats(p.root()), 0, 0),
-            None => ShareStats::default(),
-        }
+        let st = match registry.shares.permits_made() {
+            Some(p) => p.stats(p.root()),
+            None => Default::default(),
+        };
+        ShareStats::new(st, registry)
     }
 }
 
