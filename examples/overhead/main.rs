@@ -89,6 +89,20 @@ fn main() {
         || p.install(|| ours::filter_collect(black_box(&big))),
         || r.install(|| theirs::filter_collect(black_box(&big))),
     );
+    row_kept(
+        rounds,
+        "map().collect() of 10^7, results kept",
+        || sequential::map_collect(black_box(&big)),
+        || p.install(|| ours::map_collect(black_box(&big))),
+        || r.install(|| theirs::map_collect(black_box(&big))),
+    );
+    row(
+        rounds,
+        "filter().count() of 10^7",
+        || sequential::filter_count(black_box(&big)),
+        || p.install(|| ours::filter_count(black_box(&big))),
+        || r.install(|| theirs::filter_count(black_box(&big))),
+    );
     drop(big);
     round_trip(rounds, &p, &r);
     coarse(rounds.min(3));

@@ -23,6 +23,14 @@ macro_rules! parallel_workloads {
             v.par_iter().map(|x| x * x % 7).sum()
         }
 
+        pub fn map_collect(v: &[u64]) -> Vec<u64> {
+            v.par_iter().map(|x| x ^ 0x5555).collect()
+        }
+
+        pub fn filter_count(v: &[u64]) -> usize {
+            v.par_iter().filter(|x| *x % 3 == 0).count()
+        }
+
         pub fn filter_collect(v: &[u64]) -> Vec<u64> {
             v.par_iter()
                 .filter(|x| *x % 3 == 0)
@@ -72,6 +80,14 @@ pub mod sequential {
 
     pub fn map_sum(v: &[u64]) -> u64 {
         v.iter().map(|x| x * x % 7).sum()
+    }
+
+    pub fn map_collect(v: &[u64]) -> Vec<u64> {
+        v.iter().map(|x| x ^ 0x5555).collect()
+    }
+
+    pub fn filter_count(v: &[u64]) -> usize {
+        v.iter().filter(|x| *x % 3 == 0).count()
     }
 
     pub fn filter_collect(v: &[u64]) -> Vec<u64> {

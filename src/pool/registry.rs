@@ -101,32 +101,25 @@ impl Registry {
             })
             .collect();
         let counters: Box<[_]> = (0..n).map(|_| Default::default()).collect();
-        let Some(spec) = retire else {
-            let registry = Arc::new(Registry {
-                thread_infos,
-                sleep: Sleep::new(n),
-                injector: Injector::new(),
-                terminate_count: AtomicUsize::new(1),
-                handlers,
-                stack_size,
-                deque,
-                shares: Default::default(),
-                counters,
-                trace: crate::trace::Recorder::new(n),
-                retire: None,
-            });
-            return (registry, deques);
-        };
+        let mut deques = Some(deques);
         let registry = Arc::new_cyclic(|me: &Weak<Registry>| {
-            let me = me.clone();
-            let restart = move |index: usize| {
-                if let Some(r) = me.upgrade() {
-                    r.retire.as_ref().expect("retiring").restart(&r, index);
+            let (sleep, retire) = match retire {
+                None => (Sleep::new(n), None),
+                Some(spec) => {
+                    let me = me.clone();
+                    let restart = move |index: usize| {
+                        if let Some(r) = me.upgrade() {
+                            r.retire.as_ref().expect("retiring").restart(&r, index);
+                        }
+                    };
+                    let deques = deques.take().expect("taken once");
+                    let retirement = Retirement::new(spec, deques);
+                    (Sleep::retiring(n, Box::new(restart)), Some(retirement))
                 }
             };
             Registry {
                 thread_infos,
-                sleep: Sleep::retiring(n, Box::new(restart)),
+                sleep,
                 injector: Injector::new(),
                 terminate_count: AtomicUsize::new(1),
                 handlers,
@@ -135,9 +128,12 @@ impl Registry {
                 shares: Default::default(),
                 counters,
                 trace: crate::trace::Recorder::new(n),
-                retire: Some(Retirement::new(spec, deques)),
+                retire,
             }
         });
+        if let Some(deques) = deques {
+            return (registry, deques);
+        }
         // Each worker counts as retired while asleep on its terminate latch, so
         // terminating the pool goes through its wake-up (which starts nobody).
         for info in &registry.thread_infos {
