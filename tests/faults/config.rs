@@ -10,7 +10,7 @@ use prorata::{ShareError, ThreadPoolBuildErrorKind, ThreadPoolBuilder};
 use crate::{child, test_path};
 
 /// `num_threads` far beyond what the OS allows (here: a child whose address space
-/// holds a few hundred stacks): `build` fails with the OS's error, and the threads it
+/// holds a dozen stacks): `build` fails with the OS's error, and the threads it
 /// started exit; the same in Rayon.
 #[test]
 fn num_threads_beyond_the_os_limit_is_an_error() {
@@ -27,14 +27,22 @@ fn num_threads_beyond_the_os_limit_is_an_error() {
         return;
     };
     child::limit_address_space(1 << 30);
+    // Big stacks: the space left after the last stack that fits is then almost never
+    // below what std needs next for the new thread's signal stack (it aborts the
+    // process when that fails, in either library: seen once with 2 MiB stacks).
+    const STACK: usize = 64 << 20;
     let before = child::all_threads();
     let err = if lib == "rayon" {
         let r = rayon::ThreadPoolBuilder::new()
             .num_threads(usize::MAX)
+            .stack_size(STACK)
             .build();
         r.map(drop).unwrap_err().to_string()
     } else {
-        let r = ThreadPoolBuilder::new().num_threads(usize::MAX).build();
+        let r = ThreadPoolBuilder::new()
+            .num_threads(usize::MAX)
+            .stack_size(STACK)
+            .build();
         let err = r.map(drop).unwrap_err();
         assert_eq!(err.kind(), ThreadPoolBuildErrorKind::ThreadSpawn);
         err.to_string()
