@@ -78,8 +78,9 @@ fn repeat_n_clones_only_for_items_it_yields() {
                 pool.install(|| iter::repeat_n(element(), len).step_by(5).collect());
             let made = clones.swap(0, Ordering::Relaxed);
             assert_eq!(every_fifth.len(), len.div_ceil(5));
-            // Skipped items are not made; a piece's copy may end unused.
-            assert!(made <= len / 5 + 64, "step_by: {made} clones for {len}");
+            // Skipped items are not made (a clone per item would be `len`); each piece's
+            // copy may end unused, and how many pieces there are depends on stealing.
+            assert!(made <= len / 4 + 64, "step_by: {made} clones for {len}");
         }
     }
 }
