@@ -1,27 +1,16 @@
 //! A pool whose idle workers retire (what share sub-pools use): threads start when
 //! there is work and exit after a while idle; restarted workers keep their
 //! index, name and deque, the start and exit handlers run once per thread, no job
-//! is lost, and dropping the pool waits for every thread.
+//! is lost, and after the pool is dropped every thread exits.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::ThreadPoolBuilder;
+use super::tests::eventually;
 use crate::prelude::*;
-
-/// Polls `cond` for up to 20 s (a liveness bound, not a timing assertion).
-fn eventually(mut cond: impl FnMut() -> bool) -> bool {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
-        if cond() {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    false
-}
 
 struct Counts {
     started: Arc<AtomicUsize>,

@@ -6,7 +6,7 @@ use super::ThreadPoolBuilder;
 use super::global::current_registry;
 
 /// Polls `cond` for up to 20 s (a liveness bound, not a timing assertion).
-fn eventually(mut cond: impl FnMut() -> bool) -> bool {
+pub(super) fn eventually(mut cond: impl FnMut() -> bool) -> bool {
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(20) {
         if cond() {
