@@ -62,6 +62,9 @@ pub(crate) struct Registry {
     pub(crate) stack_size: Option<usize>,
     /// The kind of the workers' deques (a share's workers get it too).
     pub(crate) deque: DequeKind,
+    /// Whether each worker takes its own oldest job first (`breadth_first`; a share's
+    /// workers too).
+    pub(crate) breadth_first: bool,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// Each worker's counters (`stats.rs`).
@@ -83,10 +86,15 @@ impl Registry {
         handlers: Handlers,
         stack_size: Option<usize>,
         deque: DequeKind,
+        breadth_first: bool,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         super::barrier::init();
-        let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
+        let new_deque = || match breadth_first {
+            true => Local::new_fifo(),
+            false => Local::new(deque),
+        };
+        let deques: Vec<Local<JobRef>> = (0..n).map(|_| new_deque()).collect();
         let thread_infos = deques
             .iter()
             .map(|d| {
@@ -125,6 +133,7 @@ impl Registry {
                 handlers,
                 stack_size,
                 deque,
+                breadth_first,
                 shares: Default::default(),
                 counters,
                 trace: crate::trace::Recorder::new(n),
