@@ -408,7 +408,7 @@ impl<S> ThreadPoolBuilder<S> {
     /// first. Thieves still take the oldest job. A worker's deque is then Chase-Lev's
     /// whatever [`deque`](Self::deque) says, since BWoS keeps the owner's end LIFO, and
     /// the second half of a `join` still runs right after the first when nobody stole
-    /// it. A pool's shares inherit the setting. [`Scope::spawn_fifo`](crate::Scope::spawn_fifo)
+    /// it. A pool's shares inherit the setting. [`scope_fifo`](crate::scope_fifo)
     /// gives the same order for one scope.
     ///
     /// ```
