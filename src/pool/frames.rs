@@ -34,7 +34,7 @@ use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 
 use super::barrier;
-use super::job::JobRef;
+use super::job::{ExecuteFn, JobRef};
 use super::sync::{AtomicUsize, Mutex, MutexGuard, Ordering};
 
 /// How many frames a worker keeps pending at most (nesting depth of joins).
@@ -48,7 +48,10 @@ pub(crate) struct FrameStack {
     /// Frames below this index are gone: published or claimed.
     bottom: AtomicUsize,
     lock: Mutex<()>,
-    entries: [UnsafeCell<MaybeUninit<JobRef>>; CAPACITY],
+    /// The entries' job references, their two words in two arrays (an index scales by
+    /// 8 in an address, not by 16).
+    pointers: [UnsafeCell<MaybeUninit<*const ()>>; CAPACITY],
+    functions: [UnsafeCell<MaybeUninit<ExecuteFn>>; CAPACITY],
 }
 
 // SAFETY: entries are written only by the owner, at indices at or above `top`, and read
@@ -56,13 +59,17 @@ pub(crate) struct FrameStack {
 // `claim_oldest`); the rest is atomics and a mutex.
 unsafe impl Sync for FrameStack {}
 
+// SAFETY: the entries are the words of `JobRef`s, which are `Send`.
+unsafe impl Send for FrameStack {}
+
 impl FrameStack {
     pub(crate) fn new() -> Self {
         FrameStack {
             top: AtomicUsize::new(0),
             bottom: AtomicUsize::new(0),
             lock: Mutex::new(()),
-            entries: std::array::from_fn(|_| UnsafeCell::new(MaybeUninit::uninit())),
+            pointers: std::array::from_fn(|_| UnsafeCell::new(MaybeUninit::uninit())),
+            functions: std::array::from_fn(|_| UnsafeCell::new(MaybeUninit::uninit())),
         }
     }
 
@@ -104,11 +111,29 @@ impl FrameStack {
     /// `top < CAPACITY`, and `top` is the stack's top (owner only).
     #[inline]
     unsafe fn record(&self, top: usize, job: JobRef) {
+        let (pointer, function) = job.into_parts();
         // SAFETY: in bounds per the contract; no thief reads at or above `top`, and only
         // the owner writes.
-        unsafe { (*self.entries.get_unchecked(top).get()).write(job) };
+        unsafe {
+            (*self.pointers.get_unchecked(top).get()).write(pointer);
+            (*self.functions.get_unchecked(top).get()).write(function);
+        }
         // Release: a thief that reads the new top also reads the entry.
         self.top.store(top + 1, Ordering::Release);
+    }
+
+    /// Reads entry `index` out.
+    ///
+    /// # Safety
+    /// Entry `index` was recorded, is read once, and nobody writes it meanwhile.
+    unsafe fn read(&self, index: usize) -> JobRef {
+        // SAFETY: per the contract.
+        unsafe {
+            JobRef::from_parts(
+                (*self.pointers[index].get()).assume_init_read(),
+                (*self.functions[index].get()).assume_init_read(),
+            )
+        }
     }
 
     /// Owner: takes back frame `index` (the top one) once its join's first half has
@@ -151,7 +176,7 @@ impl FrameStack {
         // SAFETY: `bottom < top <= CAPACITY` for a pending frame (frames at or above the
         // capacity are never pending); the owner wrote it; under the lock no thief reads
         // it, and it is handed out once since `bottom` moves past it.
-        Some(unsafe { (*self.entries[bottom].get()).assume_init_read() })
+        Some(unsafe { self.read(bottom) })
     }
 
     /// Thief: claims the oldest pending frame, unless the lock is busy or nothing is
@@ -171,7 +196,7 @@ impl FrameStack {
             // and sees the claim, so it waits for this lock, and the entry it wrote
             // before raising `top` (release, acquired above) is not written again before
             // that pop. `bottom < CAPACITY` since only real frames are pending.
-            Some(unsafe { (*self.entries[bottom].get()).assume_init_read() })
+            Some(unsafe { self.read(bottom) })
         } else {
             // The owner took it back first.
             self.bottom.store(bottom, Ordering::Relaxed);

@@ -74,9 +74,22 @@ where
 {
     match WorkerThread::current() {
         Some(worker) => join_on_worker(worker, false, oper_a, oper_b),
-        None => global_registry()
-            .in_worker(|worker, injected| join_on_worker(worker, injected, oper_a, oper_b)),
+        None => join_off_pool(oper_a, oper_b),
     }
+}
+
+/// `join_context` from outside any pool: the pair runs in the global pool. Out of line,
+/// so that a join on a worker reads the thread-local once.
+#[cold]
+#[inline(never)]
+fn join_off_pool<A, B, RA, RB>(oper_a: A, oper_b: B) -> (RA, RB)
+where
+    A: FnOnce(FnContext) -> RA + Send,
+    B: FnOnce(FnContext) -> RB + Send,
+    RA: Send,
+    RB: Send,
+{
+    global_registry().in_worker(|worker, injected| join_on_worker(worker, injected, oper_a, oper_b))
 }
 
 /// The work-first join, on a worker of the pool: `oper_b` is recorded as a pending

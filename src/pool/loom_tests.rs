@@ -8,6 +8,7 @@ use loom::sync::Arc;
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
+use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::latch::{CoreLatch, Latch, LockLatch};
 use super::retire::Handoff;
@@ -167,6 +168,56 @@ fn loom_publication_and_claim_race() {
             "published {published}, claimed {claimed}, inline {inline}"
         );
     });
+}
+
+/// The owner answers a request (reopening its joins' gate to 5) while other threads
+/// raise more: each of those is taken by this answer, or leaves the gate closed, so the
+/// owner's next join takes the slow path and answers it (see `flags.rs`).
+fn model_gate(publishers: usize, close: bool) {
+    loom::model(move || {
+        let flags = Arc::new(WorkerFlags::default());
+        flags.raise_publish();
+        let mut requesters: Vec<_> = (0..publishers)
+            .map(|_| {
+                let flags = Arc::clone(&flags);
+                thread::spawn(move || flags.raise_publish())
+            })
+            .collect();
+        let preempter = Arc::clone(&flags);
+        requesters.push(thread::spawn(move || preempter.raise_preempt()));
+        let taken = flags.take(5);
+        if close {
+            // Instrumentation lowers the high-water mark.
+            flags.close_gate();
+        }
+        for requester in requesters {
+            requester.join().unwrap();
+        }
+        let open = !flags.gate_closed(1);
+        assert!(
+            taken.preempt() || (!open && flags.preempt_pending()),
+            "a preemption request hidden behind an open gate"
+        );
+        assert!(
+            !open || !flags.any(),
+            "a request raised behind an open gate"
+        );
+    });
+}
+
+#[test]
+fn loom_a_request_closes_the_gate_or_is_taken() {
+    model_gate(0, false);
+}
+
+#[test]
+fn loom_two_requests_race_an_answer() {
+    model_gate(1, false);
+}
+
+#[test]
+fn loom_closing_the_gate_keeps_a_request() {
+    model_gate(0, true);
 }
 
 /// A thread outside the pool waits on a `LockLatch` (it blocks: under loom it does not

@@ -60,10 +60,11 @@ impl XorShift64Star {
 /// The state of one worker, owned by its thread.
 pub(crate) struct WorkerThread {
     deque: Local<JobRef>,
-    /// Frame-stack pushes at indices `1..=fast_limit` take the fast path: below the
-    /// high-water mark of the stack (instrumentation sees every new high on the slow
-    /// path), and not the first frame of a job (which is published at once).
-    fast_limit: Cell<usize>,
+    /// Frame-stack pushes at indices `1..=high_water` take the fast path while no
+    /// request closes the gate (`flags.rs`): below the high-water mark of the stack
+    /// (instrumentation sees every new high on the slow path), and not the first frame
+    /// of a job (which is published at once).
+    high_water: Cell<usize>,
     /// When this worker last published a frame on request or at a job's start.
     last_publish: Cell<Option<Instant>>,
     index: usize,
@@ -92,7 +93,7 @@ impl WorkerThread {
             info,
             counters,
             deque,
-            fast_limit: Cell::new(0),
+            high_water: Cell::new(0),
             last_publish: Cell::new(None),
             index,
             rng: XorShift64Star::new(index as u64),
@@ -160,23 +161,33 @@ impl WorkerThread {
         self.registry.sleep.new_internal_jobs(1, len_before == 0);
     }
 
-    /// Records the second half of a join (see `frames.rs`), then answers the requests
-    /// raised for this worker (a thief's publication request, the shares' preemption).
+    /// Records the second half of a join (see `frames.rs`). A request raised for this
+    /// worker (a thief's publication request, the shares' preemption) closes the fast
+    /// path's gate, so the slow path answers it.
     #[inline]
     pub(crate) fn push_frame(&self, job: JobRef) -> usize {
-        let index = match self.frames().try_push(self.fast_limit.get(), job) {
+        let info = self.info();
+        match info.frames.try_push(info.flags.gate(), job) {
             Ok(index) => index,
             Err(job) => self.push_frame_slow(job),
-        };
-        self.check_flags();
-        index
+        }
     }
 
     /// A frame that is the first of its job, or beyond the high-water mark or the
-    /// stack's capacity.
+    /// stack's capacity, or the gate was closed by a request; answers the requests.
     #[cold]
     #[inline(never)]
     fn push_frame_slow(&self, job: JobRef) -> usize {
+        let index = self.record_frame(job);
+        let flags = self.flags();
+        if flags.any() || flags.gate_closed(self.high_water.get()) {
+            self.answer_requests();
+        }
+        index
+    }
+
+    /// Records a frame on the slow path.
+    fn record_frame(&self, job: JobRef) -> usize {
         let frames = self.frames();
         if frames.is_full() {
             self.publish_all();
@@ -189,9 +200,10 @@ impl WorkerThread {
                 return index;
             }
         };
-        // A new high-water mark (the fast path's limit is at most `CAPACITY - 1`).
-        self.fast_limit
-            .set(self.fast_limit.get().max(index.min(CAPACITY - 1)));
+        // A new high-water mark (the fast path's limit is at most `CAPACITY - 1`); the
+        // gate opens to it when the caller answers the requests.
+        self.high_water
+            .set(self.high_water.get().max(index.min(CAPACITY - 1)));
         self.note_queued(self.deque.len() + frames.pending());
         if index == 0 {
             // The first frame of a job: published, as in eager work stealing, so that
@@ -302,8 +314,9 @@ impl WorkerThread {
     /// pending unpublished).
     pub(crate) fn take_max_queued(&self) -> usize {
         let frames = self.frames();
-        self.fast_limit
-            .set(frames.len().min(CAPACITY).saturating_sub(1));
+        let high_water = frames.len().min(CAPACITY).saturating_sub(1);
+        self.high_water.set(high_water);
+        self.flags().close_gate();
         self.max_queued.replace(self.deque.len() + frames.pending())
     }
 
@@ -427,7 +440,7 @@ impl WorkerThread {
     #[cold]
     #[inline(never)]
     fn answer_requests(&self) {
-        let requests = self.flags().take();
+        let requests = self.flags().take(self.high_water.get());
         if requests.publish() {
             // An idle thief asked: besides a pending frame, every queued job becomes
             // stealable (a BWoS deque keeps its newest private until its owner's next
