@@ -165,8 +165,9 @@ impl FrameStack {
         false
     }
 
-    /// Owner: marks the oldest pending frame gone and returns its job for the deque.
-    pub(crate) fn publish_oldest(&self) -> Option<JobRef> {
+    /// Owner: marks the oldest pending frame gone and returns its job for the deque,
+    /// after `prepare` (under the lock).
+    pub(crate) fn publish_oldest(&self, prepare: impl FnOnce(&JobRef)) -> Option<JobRef> {
         let _guard = self.lock();
         let bottom = self.bottom.load(Ordering::Relaxed);
         if bottom >= self.top.load(Ordering::Relaxed) {
@@ -176,12 +177,15 @@ impl FrameStack {
         // SAFETY: `bottom < top <= CAPACITY` for a pending frame (frames at or above the
         // capacity are never pending); the owner wrote it; under the lock no thief reads
         // it, and it is handed out once since `bottom` moves past it.
-        Some(unsafe { self.read(bottom) })
+        let job = unsafe { self.read(bottom) };
+        prepare(&job);
+        Some(job)
     }
 
     /// Thief: claims the oldest pending frame, unless the lock is busy or nothing is
-    /// pending; issues a process-wide barrier.
-    pub(crate) fn claim_oldest(&self) -> Option<JobRef> {
+    /// pending; issues a process-wide barrier. `prepare` sees the job under the lock,
+    /// before the owner can learn that the frame is gone.
+    pub(crate) fn claim_oldest(&self, prepare: impl FnOnce(&JobRef)) -> Option<JobRef> {
         let _guard = self.lock.try_lock().ok()?;
         let bottom = self.bottom.load(Ordering::Relaxed);
         if bottom >= self.top.load(Ordering::Acquire) {
@@ -196,7 +200,9 @@ impl FrameStack {
             // and sees the claim, so it waits for this lock, and the entry it wrote
             // before raising `top` (release, acquired above) is not written again before
             // that pop. `bottom < CAPACITY` since only real frames are pending.
-            Some(unsafe { self.read(bottom) })
+            let job = unsafe { self.read(bottom) };
+            prepare(&job);
+            Some(job)
         } else {
             // The owner took it back first.
             self.bottom.store(bottom, Ordering::Relaxed);

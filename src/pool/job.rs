@@ -73,6 +73,12 @@ impl JobRef {
         }
     }
 
+    /// The job's data pointer.
+    #[inline]
+    pub(crate) fn data(&self) -> *const () {
+        self.pointer
+    }
+
     /// An identity for comparing job references (the data pointer and function).
     #[inline]
     pub(crate) fn id(&self) -> (usize, usize) {
@@ -125,6 +131,10 @@ impl<T> JobResult<T> {
 /// only when the job is executed through its `JobRef`, after which the owner reads it
 /// exactly once (`into_result`, `take_result` or `into_job_result`). A result never read
 /// would leak, never be dropped twice.
+///
+/// Its latch comes first (`repr(C)`): the pointer of its `JobRef` is its latch's, which
+/// the join frames rely on (`SpinLatch::init`).
+#[repr(C)]
 pub(crate) struct StackJob<L, F, R> {
     pub(crate) latch: L,
     func: UnsafeCell<ManuallyDrop<F>>,

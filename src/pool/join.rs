@@ -110,11 +110,11 @@ where
 {
     let job_b = StackJob::new(
         |migrated| oper_b(FnContext::new(migrated)),
-        SpinLatch::new(worker),
+        SpinLatch::uninit(),
     );
     // SAFETY: `job_b` stays in this frame until it is taken back or its latch is set;
     // every path below (including a panic of `oper_a`) waits for one of the two.
-    let frame = worker.push_frame(unsafe { job_b.as_job_ref() });
+    let frame = unsafe { worker.push_frame(&job_b) };
 
     let result_a = match unwind::halt_unwinding(|| oper_a(FnContext::new(injected))) {
         Ok(v) => v,
@@ -143,7 +143,9 @@ where
 {
     // SAFETY: only compared, never executed through.
     let job_b_id = unsafe { job_b.as_job_ref() }.id();
-    while !job_b.latch.core.probe() {
+    // SAFETY: the frame was handed out (published or claimed): its latch is initialised.
+    let latch = unsafe { job_b.latch.core() };
+    while !latch.probe() {
         match worker.take_local_job() {
             Some(job) if job.id() == job_b_id => {
                 // Nobody stole B: run it here, without the latch.
@@ -153,7 +155,7 @@ where
             // SAFETY: a queued job is live until executed, and executed once.
             Some(job) => unsafe { worker.execute(job) },
             None => {
-                worker.wait_until(&job_b.latch.core);
+                worker.wait_until(latch);
                 break;
             }
         }
@@ -180,7 +182,9 @@ where
     if worker.take_frame(frame) {
         let _ = unwind::halt_unwinding(|| job_b.run_inline(injected));
     } else {
-        worker.wait_until(&job_b.latch.core);
+        // SAFETY: the frame was handed out (published or claimed): its latch is
+        // initialised.
+        worker.wait_until(unsafe { job_b.latch.core() });
         // It was executed through its `JobRef` (by a thief, or popped back by the wait):
         // its outcome, a panic included, is dropped here.
         drop(job_b.take_job_result());

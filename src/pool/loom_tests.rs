@@ -119,14 +119,34 @@ fn push_frame(frames: &FrameStack, i: usize) -> usize {
 
 /// The owner records `frames` join frames and takes them back innermost first, while a
 /// thief claims the oldest pending one: every frame ends with exactly one of them (the
-/// owner runs it inline, or the thief got it), never both, never neither.
+/// owner runs it inline, or the thief got it), never both, never neither. What the thief
+/// writes when it claims a frame (a join's latch) is visible to the owner once it finds
+/// the frame gone (loom reports a data race otherwise).
 fn model_owner_and_thief(n: usize) {
     loom::model(move || {
         let frames = Arc::new(FrameStack::new());
+        let latch = Arc::new(loom::cell::UnsafeCell::new(0_usize));
         let thief_frames = Arc::clone(&frames);
-        let thief = thread::spawn(move || thief_frames.claim_oldest().map(|job| job.id()));
+        let thief_latch = Arc::clone(&latch);
+        let thief = thread::spawn(move || {
+            thief_frames
+                // SAFETY: written only here, read by the owner after the claim.
+                .claim_oldest(|_| thief_latch.with_mut(|l| unsafe { *l = 1 }))
+                .map(|job| job.id())
+        });
         let indices: Vec<usize> = (0..n).map(|i| push_frame(&frames, i)).collect();
-        let inline: Vec<bool> = indices.iter().rev().map(|&i| frames.pop(i)).collect();
+        let inline: Vec<bool> = indices
+            .iter()
+            .rev()
+            .map(|&i| {
+                let ran_inline = frames.pop(i);
+                if !ran_inline {
+                    // SAFETY: the thief wrote it before handing the frame out.
+                    assert_eq!(latch.with(|l| unsafe { *l }), 1);
+                }
+                ran_inline
+            })
+            .collect();
         let claimed = thief.join().unwrap();
         for (k, &ran_inline) in inline.iter().rev().enumerate() {
             let by_thief = claimed == Some(nop_job(k).id());
@@ -158,8 +178,8 @@ fn loom_publication_and_claim_race() {
         let frames = Arc::new(FrameStack::new());
         let index = push_frame(&frames, 0);
         let thief_frames = Arc::clone(&frames);
-        let thief = thread::spawn(move || thief_frames.claim_oldest().is_some());
-        let published = frames.publish_oldest().is_some();
+        let thief = thread::spawn(move || thief_frames.claim_oldest(|_| {}).is_some());
+        let published = frames.publish_oldest(|_| {}).is_some();
         let claimed = thief.join().unwrap();
         let inline = frames.pop(index);
         assert_eq!(

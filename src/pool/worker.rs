@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use super::flags::WorkerFlags;
 use super::frames::{CAPACITY, FrameStack};
-use super::job::JobRef;
-use super::latch::CoreLatch;
+use super::job::{JobRef, StackJob};
+use super::latch::{CoreLatch, SpinLatch};
 use super::preempt;
 use super::registry::{Registry, ThreadInfo};
 use super::retire::Retirement;
@@ -164,8 +164,18 @@ impl WorkerThread {
     /// Records the second half of a join (see `frames.rs`). A request raised for this
     /// worker (a thief's publication request, the shares' preemption) closes the fast
     /// path's gate, so the slow path answers it.
+    ///
+    /// # Safety
+    /// `job` stays in place until it is taken back or its latch is set (its latch is
+    /// initialised when the frame is handed out, see [`SpinLatch`]).
     #[inline]
-    pub(crate) fn push_frame(&self, job: JobRef) -> usize {
+    pub(crate) unsafe fn push_frame<F, R>(&self, job: &StackJob<SpinLatch, F, R>) -> usize
+    where
+        F: FnOnce(bool) -> R + Send,
+        R: Send,
+    {
+        // SAFETY: forwarded from the caller.
+        let job = unsafe { job.as_job_ref() };
         let info = self.info();
         match info.frames.try_push(info.flags.gate(), job) {
             Ok(index) => index,
@@ -195,6 +205,7 @@ impl WorkerThread {
         let index = match frames.push_slow(job) {
             Ok(index) => index,
             Err((index, job)) => {
+                self.prepare_frame(&job);
                 self.note(Kind::Publish, 0);
                 self.push(job);
                 return index;
@@ -240,9 +251,16 @@ impl WorkerThread {
         self.publish_oldest();
     }
 
+    /// Initialises the latch of a join frame's job that leaves the frame stack.
+    fn prepare_frame(&self, job: &JobRef) {
+        // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch comes
+        // first (`push_frame`); it is being handed out by its owner.
+        unsafe { SpinLatch::init(job.data().cast(), &self.registry, self.index) };
+    }
+
     /// Moves the oldest pending join frame to the deque.
     fn publish_oldest(&self) {
-        if let Some(job) = self.frames().publish_oldest() {
+        if let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) {
             self.note(Kind::Publish, 0);
             self.push(job);
         }
@@ -252,7 +270,7 @@ impl WorkerThread {
     /// or parks, so that others can run them).
     #[inline]
     pub(crate) fn publish_all(&self) {
-        while let Some(job) = self.frames().publish_oldest() {
+        while let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) {
             self.note(Kind::Publish, 0);
             self.push(job);
         }
