@@ -73,19 +73,26 @@ impl FrameStack {
         }
     }
 
-    /// Owner: records `job` on the fast path and returns its index, if its index is in
-    /// `1..=fast_limit` (not the first frame of a job, below the high-water mark, so
-    /// below the capacity). Otherwise gives it back, for [`FrameStack::push_slow`].
+    /// Owner: the index of the next frame, if it may take the fast path
+    /// ([`FrameStack::record_fast`]): its index is in `1..=fast_limit` (not the first
+    /// frame of a job, below the high-water mark, so below the capacity). Otherwise the
+    /// frame goes to [`FrameStack::push_slow`].
     #[inline]
-    pub(crate) fn try_push(&self, fast_limit: usize, job: JobRef) -> Result<usize, JobRef> {
+    pub(crate) fn fast_index(&self, fast_limit: usize) -> Option<usize> {
         let top = self.top.load(Ordering::Relaxed);
         // One comparison for both: `top - 1` wraps for the first frame.
-        if top.wrapping_sub(1) >= fast_limit {
-            return Err(job);
-        }
-        // SAFETY: `top <= fast_limit < CAPACITY`.
+        (top.wrapping_sub(1) < fast_limit).then_some(top)
+    }
+
+    /// Owner: records `job` at `top`.
+    ///
+    /// # Safety
+    /// `top` came from [`FrameStack::fast_index`] with a limit below the capacity, and
+    /// nothing was recorded or taken back since.
+    #[inline]
+    pub(crate) unsafe fn record_fast(&self, top: usize, job: JobRef) {
+        // SAFETY: `top <= fast_limit < CAPACITY`, and `top` is the stack's top.
         unsafe { self.record(top, job) };
-        Ok(top)
     }
 
     /// Owner: records `job` and returns its index. At the capacity it gives the job

@@ -111,9 +111,13 @@ fn nop_job(i: usize) -> super::job::JobRef {
 
 /// Pushes frame `i` as a `join` does (the first frame of a job goes the slow way).
 fn push_frame(frames: &FrameStack, i: usize) -> usize {
-    match frames.try_push(usize::from(i > 0), nop_job(i)) {
-        Ok(index) => index,
-        Err(job) => frames.push_slow(job).ok().expect("below the capacity"),
+    match frames.fast_index(usize::from(i > 0)) {
+        Some(index) => {
+            // SAFETY: the index just read, with a limit below the capacity.
+            unsafe { frames.record_fast(index, nop_job(i)) };
+            index
+        }
+        None => frames.push_slow(nop_job(i)).expect("below the capacity"),
     }
 }
 

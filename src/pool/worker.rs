@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::flags::WorkerFlags;
 use super::frames::{CAPACITY, FrameStack};
-use super::job::{JobRef, StackJob};
+use super::job::JobRef;
 use super::latch::{CoreLatch, SpinLatch};
 use super::preempt;
 use super::registry::{Registry, ThreadInfo};
@@ -22,6 +22,9 @@ use crate::trace::Kind;
 thread_local! {
     /// The worker running on this thread, or null.
     static WORKER_THREAD: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+    /// What the registry keeps of that worker (its flags and join frames), or null: a
+    /// `join` starts here, so that its fast path reads no field of the worker.
+    static WORKER_INFO: Cell<*const ThreadInfo> = const { Cell::new(ptr::null()) };
 }
 
 /// A worker publishes a pending join frame at most this often when it is asked or
@@ -111,6 +114,15 @@ impl WorkerThread {
         unsafe { p.as_ref() }
     }
 
+    /// What the registry keeps of the current thread's worker, if it is one.
+    #[inline]
+    pub(crate) fn current_info() -> Option<&'static ThreadInfo> {
+        let p = WORKER_INFO.with(Cell::get);
+        // SAFETY: set and cleared with `WORKER_THREAD`; the worker's registry, which
+        // holds the info, outlives it.
+        unsafe { p.as_ref() }
+    }
+
     /// Makes `worker` the current thread's worker until `clear_current`.
     ///
     /// # Safety
@@ -120,10 +132,13 @@ impl WorkerThread {
             assert!(w.get().is_null(), "prorata: thread is already a worker");
             w.set(worker);
         });
+        // SAFETY: `worker` is alive per the contract.
+        WORKER_INFO.with(|i| i.set(unsafe { (*worker).info }));
     }
 
     /// The current thread is no longer a worker.
     pub(crate) fn clear_current() {
+        WORKER_INFO.with(|i| i.set(ptr::null()));
         WORKER_THREAD.with(|w| w.set(ptr::null()));
     }
 
@@ -161,39 +176,50 @@ impl WorkerThread {
         self.registry.sleep.new_internal_jobs(1, len_before == 0);
     }
 
-    /// Records the second half of a join (see `frames.rs`). A request raised for this
-    /// worker (a thief's publication request, the shares' preemption) closes the fast
-    /// path's gate, so the slow path answers it.
-    ///
-    /// # Safety
-    /// `job` stays in place until it is taken back or its latch is set (its latch is
-    /// initialised when the frame is handed out, see [`SpinLatch`]).
+    /// The index of the current thread's worker's (`info`) next join frame, if it may
+    /// take the fast path ([`WorkerThread::record_fast_frame`]): not the first frame of
+    /// a job, below the high-water mark, and no request raised. A request raised for
+    /// this worker (a thief's publication request, the shares' preemption) closes the
+    /// fast path's gate (`flags.rs`), so the slow path ([`WorkerThread::push_frame`])
+    /// answers it.
     #[inline]
-    pub(crate) unsafe fn push_frame<F, R>(&self, job: &StackJob<SpinLatch, F, R>) -> usize
-    where
-        F: FnOnce(bool) -> R + Send,
-        R: Send,
-    {
-        // SAFETY: forwarded from the caller.
-        let job = unsafe { job.as_job_ref() };
-        let info = self.info();
-        match info.frames.try_push(info.flags.gate(), job) {
-            Ok(index) => index,
-            Err(job) => self.push_frame_slow(job),
-        }
+    pub(crate) fn fast_frame(info: &ThreadInfo) -> Option<usize> {
+        info.frames.fast_index(info.flags.gate())
     }
 
-    /// A frame that is the first of its job, or beyond the high-water mark or the
-    /// stack's capacity, or the gate was closed by a request; answers the requests.
-    #[cold]
-    #[inline(never)]
-    fn push_frame_slow(&self, job: JobRef) -> usize {
+    /// Records the second half of a join at `index`, from [`WorkerThread::fast_frame`].
+    ///
+    /// # Safety
+    /// `info` is the current thread's worker's, and nothing was recorded since `index`
+    /// came from `fast_frame`. `job` is a join's (see `push_frame`).
+    #[inline]
+    pub(crate) unsafe fn record_fast_frame(info: &ThreadInfo, index: usize, job: JobRef) {
+        // SAFETY: forwarded from the caller; the gate is below the capacity.
+        unsafe { info.frames.record_fast(index, job) };
+    }
+
+    /// Records the second half of a join (see `frames.rs`) on the slow path, and
+    /// answers the requests raised for this worker.
+    ///
+    /// # Safety
+    /// `job` is a `StackJob<SpinLatch, _, _>`'s (its latch is initialised when the
+    /// frame is handed out, see [`SpinLatch`]), which stays in place until it is taken
+    /// back or its latch is set.
+    pub(crate) unsafe fn push_frame(&self, job: JobRef) -> usize {
         let index = self.record_frame(job);
         let flags = self.flags();
         if flags.any() || flags.gate_closed(self.high_water.get()) {
             self.answer_requests();
         }
         index
+    }
+
+    /// Takes back frame `index` of the current thread's worker (`info`) once the
+    /// join's first half has returned: true if its job was never published, so the
+    /// caller runs it inline; false if it is on the deque or was stolen from it.
+    #[inline]
+    pub(crate) fn take_frame(info: &ThreadInfo, index: usize) -> bool {
+        info.frames.pop(index)
     }
 
     /// Records a frame on the slow path.
@@ -223,14 +249,6 @@ impl WorkerThread {
             self.publish_paced();
         }
         index
-    }
-
-    /// Takes back frame `index` once the join's first half has returned: true if its
-    /// job was never published, so the caller runs it inline; false if it is on the
-    /// deque or was stolen from it.
-    #[inline]
-    pub(crate) fn take_frame(&self, index: usize) -> bool {
-        self.frames().pop(index)
     }
 
     /// Moves the oldest pending join frame to the deque if thieves have nothing of
@@ -442,7 +460,7 @@ impl WorkerThread {
     }
 
     #[inline]
-    fn info(&self) -> &ThreadInfo {
+    pub(crate) fn info(&self) -> &ThreadInfo {
         // SAFETY: the info lives in the registry, kept alive by `self.registry`.
         unsafe { &*self.info }
     }
