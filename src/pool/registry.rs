@@ -8,7 +8,7 @@ use std::sync::{Arc, Weak};
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
-use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch, SpinLatch};
 use super::retire::{RetireSpec, Retirement};
 use super::scope::JobFifo;
 use super::sleep::Sleep;
@@ -228,7 +228,11 @@ impl Registry {
             if victim == thief || !info.frames.has_pending() {
                 return None;
             }
-            let job = info.frames.claim_oldest()?;
+            // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch
+            // comes first; it is being handed out under the stack's lock.
+            let job = info.frames.claim_oldest(|job| unsafe {
+                SpinLatch::init(job.data().cast(), self, victim);
+            })?;
             info.flags.raise_publish();
             Some(job)
         })
