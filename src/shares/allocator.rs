@@ -214,7 +214,9 @@ impl Allocator {
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
             own_clocks: config.own_clocks,
             times: Vec::new(),
-            hold_nanos: config.hold_nanos,
+            // Never longer than a quantum (a pool with short quanta wants quick
+            // hand-overs).
+            hold_nanos: config.hold_nanos.min(config.quantum_nanos),
             held: 0,
         };
         a.resize();
