@@ -278,13 +278,13 @@ impl Permits {
                 let granted = inner.alloc.lapse(now);
                 inner.wake(&granted, h.id);
             }
-            if timeout.timed_out() && !inner.alloc.is_holding(h.id) {
-                if now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64 {
-                    let flagged = inner.tick(now);
-                    drop(inner);
-                    flag_all(flagged);
-                    inner = self.lock();
-                }
+            let quantum_over =
+                now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64;
+            if timeout.timed_out() && quantum_over && !inner.alloc.is_holding(h.id) {
+                let flagged = inner.tick(now);
+                drop(inner);
+                flag_all(flagged);
+                inner = self.lock();
             }
         }
         inner
