@@ -724,10 +724,38 @@ impl Allocator {
         if self.nwait.iter().all(|&n| n == 0) {
             return;
         }
+        // A share that lends its tickets waits on another share's work (a
+        // cross-share `install`): that share wants the core now.
+        if self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty()) {
+            return;
+        }
+        // Only for a share the policy would give the core to now: a share over its
+        // part must not keep a core through its workers' short idle moments.
+        if !self.due(slot) {
+            return;
+        }
         let s = &mut self.slots[slot];
         s.held += 1;
         s.hold_until = now + self.hold_nanos;
         self.held += 1;
+    }
+
+    /// Whether the policy would give `slot` a core now, were it waiting for one.
+    fn due(&mut self, slot: usize) -> bool {
+        self.fresh();
+        self.fill_demand();
+        let view = View {
+            ent: &self.ticket_ent,
+            capped: &self.ent,
+            demand: &self.ndemand,
+            waiting: &self.nwait,
+            holders: &self.nhold,
+            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
+        };
+        match &self.policy {
+            Policy::Stride(s) => s.due(&view, slot),
+            Policy::Lottery(l) => l.due(&view, slot),
+        }
     }
 
     /// Cores kept longer than the hold go back to everyone.
