@@ -90,6 +90,21 @@ impl View<'_> {
     }
 }
 
+/// What the policies see, from the allocator's fields (a macro, so that the
+/// policy can be borrowed mutably beside it).
+macro_rules! view {
+    ($a:expr) => {
+        View {
+            ent: &$a.ticket_ent,
+            capped: &$a.ent,
+            demand: &$a.ndemand,
+            waiting: &$a.nwait,
+            holders: &$a.nhold,
+            in_flight: $a.slots.iter().map(|s| s.flagged).sum(),
+        }
+    };
+}
+
 #[derive(Debug)]
 enum Policy {
     Stride(Stride),
@@ -691,14 +706,7 @@ impl Allocator {
         }
         self.fresh();
         self.fill_demand();
-        let view = View {
-            ent: &self.ticket_ent,
-            capped: &self.ent,
-            demand: &self.ndemand,
-            waiting: &self.nwait,
-            holders: &self.nhold,
-            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
-        };
+        let view = view!(self);
         match &mut self.policy {
             Policy::Stride(s) => s.pick(&view),
             Policy::Lottery(l) => l.pick(&view),
@@ -744,14 +752,7 @@ impl Allocator {
     fn due(&mut self, slot: usize) -> bool {
         self.fresh();
         self.fill_demand();
-        let view = View {
-            ent: &self.ticket_ent,
-            capped: &self.ent,
-            demand: &self.ndemand,
-            waiting: &self.nwait,
-            holders: &self.nhold,
-            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
-        };
+        let view = view!(self);
         match &self.policy {
             Policy::Stride(s) => s.due(&view, slot),
             Policy::Lottery(l) => l.due(&view, slot),
@@ -789,14 +790,7 @@ impl Allocator {
     fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
         self.fresh();
         self.fill_demand();
-        let view = View {
-            ent: &self.ticket_ent,
-            capped: &self.ent,
-            demand: &self.ndemand,
-            waiting: &self.nwait,
-            holders: &self.nhold,
-            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
-        };
+        let view = view!(self);
         let victims = match (&mut self.policy, contender) {
             (Policy::Stride(s), _) => s.preempt(&view),
             (Policy::Lottery(l), None) => l.preempt(&view),
