@@ -6,7 +6,8 @@
 //!
 //! Invariants, checked by [`Allocator::check`]:
 //! * `free + holders = cores`: a permit is never lost or duplicated;
-//! * `free > 0` implies that no worker waits (work conservation);
+//! * free cores that are not kept for a share (for at most `hold_nanos`, see
+//!   [`Config::hold_nanos`]) imply that no worker waits (work conservation);
 //! * a share's demand is the number of its workers holding or waiting.
 
 use std::collections::VecDeque;
@@ -53,6 +54,10 @@ struct Slot {
     /// When the share's demand last fell to zero, while it still counts as
     /// recently active (see [`ACTIVITY_MEMORY_QUANTA`]).
     idle_since: Option<u64>,
+    /// Free cores kept for this share, which gave them back a moment ago while
+    /// another share waited (see [`Config::hold_nanos`]), until `hold_until`.
+    held: u32,
+    hold_until: u64,
     stats: ShareStats,
 }
 
@@ -83,6 +88,21 @@ impl View<'_> {
     pub(crate) fn holding_slots(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.holders.len()).filter(|&s| self.holders[s] > 0)
     }
+}
+
+/// What the policies see, from the allocator's fields (a macro, so that the
+/// policy can be borrowed mutably beside it).
+macro_rules! view {
+    ($a:expr) => {
+        View {
+            ent: &$a.ticket_ent,
+            capped: &$a.ent,
+            demand: &$a.ndemand,
+            waiting: &$a.nwait,
+            holders: &$a.nhold,
+            in_flight: $a.slots.iter().map(|s| s.flagged).sum(),
+        }
+    };
 }
 
 #[derive(Debug)]
@@ -125,6 +145,11 @@ pub(crate) struct Allocator {
     own_clocks: bool,
     /// Each worker's clock at its last reading (with `own_clocks`).
     times: Vec<u64>,
+    /// How long a core given back while another share waits stays kept for its
+    /// share (see [`Config::hold_nanos`]).
+    hold_nanos: u64,
+    /// Free cores kept for some share (the sum of the slots' `held`).
+    held: u32,
 }
 
 /// `since` of a holder granted a core that does not run yet: charged from its
@@ -143,6 +168,13 @@ pub(crate) struct Config {
     pub(crate) seed: u64,
     /// Charge workers by their own clocks (CPU time), noted by the caller.
     pub(crate) own_clocks: bool,
+    /// How long a core that a share's worker gives back (it ran out of work)
+    /// while a worker of another share waits stays kept for the first share,
+    /// before it goes to the waiter: a share called in a loop comes back within
+    /// this time, takes its core again at once, and owes nobody for a core that
+    /// went elsewhere in between; a share that has stopped gives it away this
+    /// much later (0: at once).
+    pub(crate) hold_nanos: u64,
 }
 
 impl Config {
@@ -155,6 +187,7 @@ impl Config {
             root_tickets: 100,
             seed: 0x5EED,
             own_clocks: false,
+            hold_nanos: DEFAULT_HOLD_NANOS,
         }
     }
 }
@@ -196,6 +229,10 @@ impl Allocator {
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
             own_clocks: config.own_clocks,
             times: Vec::new(),
+            // Never longer than a quantum (a pool with short quanta wants quick
+            // hand-overs).
+            hold_nanos: config.hold_nanos.min(config.quantum_nanos),
+            held: 0,
         };
         a.resize();
         a
@@ -335,7 +372,14 @@ impl Allocator {
         if self.slots[slot].idle_since.is_some() {
             self.lingering -= 1;
         }
-        self.slots[slot] = Slot::default();
+        // Cores kept for the slot stay kept until they lapse (nobody may be
+        // there to hand them out now).
+        let (held, hold_until) = (self.slots[slot].held, self.slots[slot].hold_until);
+        self.slots[slot] = Slot {
+            held,
+            hold_until,
+            ..Slot::default()
+        };
         self.nwait[slot] = 0;
         self.nhold[slot] = 0;
         self.ent[slot] = 0.0;
@@ -414,6 +458,7 @@ impl Allocator {
         );
         let slot = share.index();
         self.expire(now);
+        self.lapse_holds(now);
         let node = self.tree.node(share);
         if node.demand == 0 && !node.recent {
             // The entitlements change: charge the holders for the time before.
@@ -438,7 +483,7 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.free > 0 || self.nwait[slot] == 0 {
+        if self.free > self.held || self.nwait[slot] == 0 {
             return Vec::new();
         }
         self.expire(now);
@@ -478,7 +523,9 @@ impl Allocator {
     /// Returns the workers granted the freed core.
     pub(crate) fn release(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
         self.expire(now);
+        self.lapse_holds(now);
         let slot = self.give_back(w, now);
+        self.hold(slot, now);
         let share = self.tree.id_at(slot).expect("a holder's share is live");
         let removed = self.tree.add_demand(share, -1);
         if removed.is_empty() && self.tree.node(share).demand == 0 {
@@ -499,6 +546,7 @@ impl Allocator {
             panic!("prorata: yield by a worker without a core");
         };
         self.expire(now);
+        self.lapse_holds(now);
         if self.slots.iter().all(|s| s.waiting.is_empty()) {
             self.charge(w, now);
             self.unflag(w);
@@ -606,7 +654,13 @@ impl Allocator {
     fn dispatch(&mut self, now: u64) -> Vec<WorkerId> {
         let mut granted = Vec::new();
         while self.free > 0 {
-            let Some(slot) = self.pick() else { break };
+            let Some(slot) = self.pick_kept().or_else(|| self.pick_free()) else {
+                break;
+            };
+            if self.slots[slot].held > 0 {
+                self.slots[slot].held -= 1;
+                self.held -= 1;
+            }
             let w = self.slots[slot]
                 .waiting
                 .pop_front()
@@ -626,6 +680,22 @@ impl Allocator {
         granted
     }
 
+    /// A waiting share for which a free core is kept.
+    fn pick_kept(&self) -> Option<usize> {
+        if self.held == 0 {
+            return None;
+        }
+        (0..self.slots.len()).find(|&s| self.slots[s].held > 0 && self.nwait[s] > 0)
+    }
+
+    /// The share to get the next free core that is kept for nobody.
+    fn pick_free(&mut self) -> Option<usize> {
+        if self.free <= self.held {
+            return None;
+        }
+        self.pick()
+    }
+
     /// The share to get the next free core.
     fn pick(&mut self) -> Option<usize> {
         let mut waiting = (0..self.nwait.len()).filter(|&s| self.nwait[s] > 0);
@@ -636,14 +706,7 @@ impl Allocator {
         }
         self.fresh();
         self.fill_demand();
-        let view = View {
-            ent: &self.ticket_ent,
-            capped: &self.ent,
-            demand: &self.ndemand,
-            waiting: &self.nwait,
-            holders: &self.nhold,
-            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
-        };
+        let view = view!(self);
         match &mut self.policy {
             Policy::Stride(s) => s.pick(&view),
             Policy::Lottery(l) => l.pick(&view),
@@ -659,19 +722,75 @@ impl Allocator {
         self.preempt(None)
     }
 
+    /// Keeps the core `slot` just gave back for it a moment, if a worker of
+    /// another share waits for one and none of its own does (else it goes to a
+    /// waiter at once, as the policy picks).
+    fn hold(&mut self, slot: usize, now: u64) {
+        if self.hold_nanos == 0 || self.nwait[slot] > 0 || self.free <= self.held {
+            return;
+        }
+        if self.nwait.iter().all(|&n| n == 0) {
+            return;
+        }
+        // A share that lends its tickets waits on another share's work (a
+        // cross-share `install`): that share wants the core now.
+        if self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty()) {
+            return;
+        }
+        // Only for a share the policy would give the core to now: a share over its
+        // part must not keep a core through its workers' short idle moments.
+        if !self.due(slot) {
+            return;
+        }
+        let s = &mut self.slots[slot];
+        s.held += 1;
+        s.hold_until = now + self.hold_nanos;
+        self.held += 1;
+    }
+
+    /// Whether the policy would give `slot` a core now, were it waiting for one.
+    fn due(&mut self, slot: usize) -> bool {
+        self.fresh();
+        self.fill_demand();
+        let view = view!(self);
+        match &self.policy {
+            Policy::Stride(s) => s.due(&view, slot),
+            Policy::Lottery(l) => l.due(&view, slot),
+        }
+    }
+
+    /// Cores kept longer than the hold go back to everyone.
+    fn lapse_holds(&mut self, now: u64) {
+        if self.held == 0 {
+            return;
+        }
+        for s in &mut self.slots {
+            if s.held > 0 && now >= s.hold_until {
+                self.held -= s.held;
+                s.held = 0;
+            }
+        }
+    }
+
+    /// When the next kept core goes back to everyone, if one is kept.
+    pub(crate) fn next_lapse(&self) -> Option<u64> {
+        let kept = self.slots.iter().filter(|s| s.held > 0);
+        kept.map(|s| s.hold_until).min()
+    }
+
+    /// Time passed (a waiter's timeout): kept cores whose hold is over go to the
+    /// waiters. Returns the workers granted one.
+    pub(crate) fn lapse(&mut self, now: u64) -> Vec<WorkerId> {
+        self.lapse_holds(now);
+        self.dispatch(now)
+    }
+
     /// Asks the holders the policy names to give their core back, at the end of
     /// a quantum (`None`) or for a waiter of slot `contender`.
     fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
         self.fresh();
         self.fill_demand();
-        let view = View {
-            ent: &self.ticket_ent,
-            capped: &self.ent,
-            demand: &self.ndemand,
-            waiting: &self.nwait,
-            holders: &self.nhold,
-            in_flight: self.slots.iter().map(|s| s.flagged).sum(),
-        };
+        let view = view!(self);
         let victims = match (&mut self.policy, contender) {
             (Policy::Stride(s), _) => s.preempt(&view),
             (Policy::Lottery(l), None) => l.preempt(&view),
@@ -713,9 +832,12 @@ impl Allocator {
         assert_eq!(held + self.free, self.cores, "permit lost or duplicated");
         let waiting: usize = self.slots.iter().map(|s| s.waiting.len()).sum();
         assert!(
-            self.free == 0 || waiting == 0,
+            self.free == self.held || waiting == 0,
             "a core idles while a worker waits"
         );
+        let kept: u32 = self.slots.iter().map(|s| s.held).sum();
+        assert_eq!(kept, self.held, "kept cores out of step");
+        assert!(self.held <= self.free, "more cores kept than free");
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
             assert_eq!(
@@ -725,6 +847,10 @@ impl Allocator {
             );
             let d = self.nwait[i] + self.nhold[i] + s.flagged;
             assert_eq!(d, live, "demand of slot {i} out of step");
+            assert!(
+                s.held == 0 || self.nwait[i] == 0,
+                "slot {i} waits by a kept core"
+            );
         }
     }
 }
@@ -739,6 +865,13 @@ impl Policy {
         }
     }
 }
+
+/// How long a core given back while another share waits stays kept for its share
+/// by default: long enough for a share called in a loop to come back when the
+/// cores it leaves are idle (its caller and a worker wake at once; while another
+/// share's threads ran there, the OS took a millisecond or two to run them, and
+/// the share gave that time away at every call), short enough for a hand-over.
+const DEFAULT_HOLD_NANOS: u64 = 400_000;
 
 /// How long a share whose demand fell to zero still counts as active, in quanta:
 /// long enough to span the gap between two calls of a share used in a loop (the

@@ -250,6 +250,12 @@ impl Lottery {
         self.weighted(&all)
     }
 
+    /// Whether `slot` would get a free core before the others, were it waiting:
+    /// it holds fewer cores than the last draw gave it.
+    pub(crate) fn due(&self, view: &View<'_>, slot: usize) -> bool {
+        view.holders[slot] < self.target[slot]
+    }
+
     fn weighted(&mut self, slots: &[usize]) -> Option<usize> {
         let ent = &self.draw_ent;
         let total: f64 = slots.iter().map(|&s| ent[s]).sum();

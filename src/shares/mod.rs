@@ -43,9 +43,13 @@
 //!    is due.
 //! 4. **Give it back when idle.** `Sleep::start_looking` calls `worker_idle` when
 //!    a worker runs out of work (and `Sleep::sleep` before it blocks, and the main
-//!    loop when it exits): the core goes at once to the waiting worker the policy
-//!    picks (the hand-over of a finishing or blocked share needs no quantum), and
-//!    the flag is raised for step 3. `worker_resumed` (end of a latch wait)
+//!    loop when it exits): the core goes to the waiting worker the policy picks
+//!    (the hand-over of a finishing or blocked share needs no quantum), and the
+//!    flag is raised for step 3. If the waiter is another share's, the core is
+//!    first kept a moment (400 µs, `Config::hold_nanos`) for the share that gave
+//!    it back: one called in a loop is back by then, on idle cores, rather than
+//!    waiting for the OS to run its threads behind the other share's; a waiter
+//!    wakes up when the hold lapses (`Permits::wait_for_core`). `worker_resumed` (end of a latch wait)
 //!    re-checks the flag, so a woken worker does not go on without a core.
 //! 5. **Preemption.** Waiting workers end quanta (`Allocator::tick`), and a worker
 //!    that asks for a core and waits lets the policy decide at once

@@ -72,6 +72,8 @@ struct Inner {
     /// The CPU clock of the thread each worker last ran on (when the allocator
     /// charges by CPU time).
     clocks: Vec<Option<ThreadClock>>,
+    /// When each waiting worker's wait times out (`u64::MAX`: not waiting).
+    wake_at: Vec<u64>,
     last_tick: u64,
 }
 
@@ -90,6 +92,7 @@ impl Permits {
                 alloc: Allocator::new(config),
                 slots: Vec::new(),
                 clocks: Vec::new(),
+                wake_at: Vec::new(),
                 last_tick: 0,
             }),
             origin: Instant::now(),
@@ -147,6 +150,7 @@ impl Permits {
         if inner.slots.len() <= id.index() {
             inner.slots.resize(id.index() + 1, None);
             inner.clocks.resize(id.index() + 1, None);
+            inner.wake_at.resize(id.index() + 1, u64::MAX);
         }
         inner.slots[id.index()] = Some(slot.clone());
         WorkerHandle { id, slot }
@@ -198,6 +202,7 @@ impl Permits {
         inner.refresh();
         let granted = inner.alloc.release(h.id, now);
         inner.wake(&granted, h.id);
+        inner.watch_lapse();
     }
 
     /// Called at a safe point when [`WorkerHandle::should_yield`] is set: gives the
@@ -253,20 +258,33 @@ impl Permits {
         mut inner: MutexGuard<'a, Inner>,
     ) -> MutexGuard<'a, Inner> {
         while !inner.alloc.is_holding(h.id) {
+            // Wake up at the end of the quantum, or when a kept core goes back to
+            // everyone, whichever comes first.
+            let mut wait = self.quantum;
+            let now = self.now();
+            if let Some(lapse) = inner.alloc.next_lapse() {
+                wait = wait.min(Duration::from_nanos(lapse.saturating_sub(now)));
+            }
+            inner.wake_at[h.id.index()] = now.saturating_add(wait.as_nanos() as u64);
             let (guard, timeout) = h
                 .slot
                 .wake
-                .wait_timeout(inner, self.quantum)
+                .wait_timeout(inner, wait)
                 .unwrap_or_else(|e| e.into_inner());
             inner = guard;
-            if timeout.timed_out() {
-                let now = self.now();
-                if now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64 {
-                    let flagged = inner.tick(now);
-                    drop(inner);
-                    flag_all(flagged);
-                    inner = self.lock();
-                }
+            inner.wake_at[h.id.index()] = u64::MAX;
+            let now = self.now();
+            if inner.alloc.next_lapse().is_some_and(|l| l <= now) {
+                let granted = inner.alloc.lapse(now);
+                inner.wake(&granted, h.id);
+            }
+            let quantum_over =
+                now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64;
+            if timeout.timed_out() && quantum_over && !inner.alloc.is_holding(h.id) {
+                let flagged = inner.tick(now);
+                drop(inner);
+                flag_all(flagged);
+                inner = self.lock();
             }
         }
         inner
@@ -303,6 +321,20 @@ impl Inner {
         for w in holders {
             if let Some(t) = self.clocks[w.index()].and_then(ThreadClock::read) {
                 self.alloc.note_time(w, t);
+            }
+        }
+    }
+
+    /// A core was just kept for its share: if no waiter wakes up by the time it
+    /// goes back to everyone, wakes the one due first, to wait again until then.
+    fn watch_lapse(&mut self) {
+        let Some(lapse) = self.alloc.next_lapse() else {
+            return;
+        };
+        let first = (0..self.wake_at.len()).min_by_key(|&i| self.wake_at[i]);
+        if let Some(i) = first.filter(|&i| self.wake_at[i] != u64::MAX && self.wake_at[i] > lapse) {
+            if let Some(slot) = &self.slots[i] {
+                slot.wake.notify_one();
             }
         }
     }

@@ -166,6 +166,14 @@ impl Stride {
             .min_by(|&a, &b| next(a).total_cmp(&next(b)))
     }
 
+    /// Whether `slot` would get the next free core, were it waiting: its next
+    /// core's deadline is no later than every waiting share's.
+    pub(crate) fn due(&self, view: &View<'_>, slot: usize) -> bool {
+        let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
+        let mine = next(slot);
+        view.waiting_slots().all(|s| mine <= next(s) + TIE)
+    }
+
     /// Cores to take back now (at the end of a quantum, or for a waiter): one
     /// entry per core, naming the share that gives it. A core moves from the
     /// holder whose last core has the latest deadline to the waiter whose next

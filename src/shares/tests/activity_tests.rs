@@ -59,9 +59,11 @@ fn a_share_that_stops_gives_its_cores_at_once() {
         let c = sim.add(None, 1, 2);
         sim.run(50);
         sim.set_want(a, 0);
-        // (A worker of `a` granted a core during the step gives it back in the next.)
-        sim.step();
-        sim.step();
+        // (A worker of `a` granted a core during the step gives it back in the
+        // next; each core is kept for `a` for one step before it goes.)
+        for _ in 0..3 {
+            sim.step();
+        }
         assert_eq!(sim.holding(b) + sim.holding(c), 2, "{policy:?}");
         // The others split the cores 2:1 from then on.
         let got = sim.run(250);

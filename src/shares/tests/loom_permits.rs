@@ -14,6 +14,8 @@ use crate::shares::tree::ShareId;
 fn permits(cores: u32) -> Arc<Permits> {
     let mut config = Config::new(cores);
     config.quantum_nanos = 10;
+    // The models' clock is virtual; a kept core would lapse by the real one.
+    config.hold_nanos = 0;
     Arc::new(Permits::new(config))
 }
 

@@ -11,6 +11,8 @@ mod debt_tests;
 mod entitlement_tests;
 #[cfg(not(loom))]
 mod fuzz_tests;
+#[cfg(not(loom))]
+mod hold_tests;
 #[cfg(loom)]
 mod loom_permits;
 #[cfg(not(loom))]

@@ -108,6 +108,8 @@ impl Sim {
 
     pub(crate) fn step(&mut self) {
         self.now += STEP;
+        // Waiters wake up when a kept core lapses.
+        self.alloc.lapse(self.now);
         let flagged: Vec<WorkerId> = self.workers.iter().map(|w| w.id).collect();
         for w in flagged {
             let late = self.jitter.as_mut().is_some_and(|r| r.next_u64() % 2 == 0);

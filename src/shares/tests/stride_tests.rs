@@ -64,12 +64,14 @@ fn inactive_share_value_flows_to_active_ones() {
     sim.set_want(c, 0);
     let got = sim.run(100);
     assert_close(&got, &[0.5, 0.5, 0.0], 0.01);
-    // A finishing share hands its cores over at once (no tick needed). (In the
-    // simulation a worker of `b` still waiting gets a core in the step and gives
-    // it back in the next; a real worker waits for a core only with work.)
+    // A finishing share hands its cores over without a tick, once the moment
+    // they are kept for it has passed (one step here). (In the simulation a
+    // worker of `b` still waiting gets a core in the step and gives it back in
+    // the next; a real worker waits for a core only with work.)
     sim.set_want(b, 0);
-    sim.step();
-    sim.step();
+    for _ in 0..3 {
+        sim.step();
+    }
     assert_eq!(sim.holding(a), 2);
 }
 
