@@ -85,7 +85,7 @@ impl Registry {
         deque: DequeKind,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
-        super::barrier::init();
+        crate::deque::barrier::init();
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
         let thread_infos = deques
             .iter()
@@ -198,7 +198,7 @@ impl Registry {
     /// queued on any worker's deque, or pending in a worker's join frames that thieves
     /// may claim (the last check before sleeping).
     pub(crate) fn has_work(&self, index: usize) -> bool {
-        let claimable = super::barrier::thieves_may_claim();
+        let claimable = crate::deque::barrier::thieves_may_claim();
         !self.injector.is_empty()
             || !self.thread_infos[index].broadcasts.is_empty()
             || self
@@ -207,19 +207,26 @@ impl Registry {
                 .any(|info| !info.stealer.is_empty() || (claimable && info.frames.has_pending()))
     }
 
-    /// Worker `thief` claims the oldest pending join frame of another worker, trying
-    /// each from `start` on (see `frames.rs`); the victim is asked to publish its next.
+    /// Worker `thief` claims the oldest pending join frame of another worker, or else
+    /// robs the oldest job its deque keeps private (BWoS), trying each from `start` on
+    /// (see `frames.rs`, `deque/bwos/stealer.rs`); the victim is asked to publish its
+    /// next.
     pub(crate) fn claim_frame(&self, thief: usize, start: usize) -> Option<JobRef> {
-        if !super::barrier::thieves_may_claim() {
+        if !crate::deque::barrier::thieves_may_claim() {
             return None;
         }
         let n = self.thread_infos.len();
         (start..n).chain(0..start).find_map(|victim| {
-            let info = &self.thread_infos[victim];
-            if victim == thief || !info.frames.has_pending() {
+            if victim == thief {
                 return None;
             }
-            let job = info.frames.claim_oldest()?;
+            let info = &self.thread_infos[victim];
+            let job = info
+                .frames
+                .has_pending()
+                .then(|| info.frames.claim_oldest())
+                .flatten()
+                .or_else(|| info.stealer.rob())?;
             info.flags.raise_publish();
             Some(job)
         })
