@@ -30,10 +30,12 @@ pub enum DequeKind {
     /// (a `join`, a job's start, an iterator's piece) after an idle worker asked, or at
     /// once if its owner's deque had nothing else to steal.
     ///
-    /// So, unlike with Chase-Lev and Rayon, a job can stay out of reach while its owner
-    /// is blocked in user code: a `scope` body that spawns two jobs and then waits on a
-    /// channel the second one sends to may wait for ever. Use BWoS for work that does
-    /// not block on other jobs of its pool.
+    /// An owner that does none of these (blocked in user code, say a `scope` body
+    /// waiting on a channel that its last `spawn` sends to) loses its jobs to idle
+    /// workers, which rob them one by one after searching for a while, paying for a
+    /// process-wide barrier each (Linux's `membarrier`; on a Linux kernel that refuses
+    /// it, they cannot, and such a program waits for ever). So a program that finishes
+    /// with Chase-Lev finishes with BWoS, though a blocked owner's jobs start later.
     Bwos,
 }
 
