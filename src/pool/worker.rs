@@ -157,7 +157,11 @@ impl WorkerThread {
         let len_before = self.deque.len();
         self.deque.push(job);
         self.note_queued(len_before + 1 + self.frames().pending());
-        self.registry.sleep.new_internal_jobs(1, len_before == 0);
+        if self.registry.sleep.new_internal_jobs(1, len_before == 0) {
+            // A worker is looking for work or asleep: a BWoS deque, which keeps a lone
+            // job private, shows it this one now (Chase-Lev shows every job).
+            self.deque.grant_all();
+        }
     }
 
     /// Records the second half of a join (see `frames.rs`), then answers the requests

@@ -257,8 +257,14 @@ impl<T, const S: usize> Worker<T, S> {
         unsafe { &*self.ring.get() }
     }
 
-    /// With `top` the new top: if the owner keeps private slots and thieves have
-    /// nothing to take, grants the older half of the private slots.
+    /// With `top` the new top: if the owner keeps two private slots or more and
+    /// thieves have nothing to take, grants the older half of the private slots.
+    ///
+    /// A lone private value stays private, so that push+pop pairs on an empty queue
+    /// (the commonest use) never meet thieves: granting it would cost the pop a
+    /// compare-and-swap to take it back. Thieves get it when the owner pushes again,
+    /// grants all (the pool does when a worker is idle as it pushes, or asks), or from
+    /// a robbery.
     ///
     /// "Nothing to take" is judged cheaply: thieves still in an earlier block (all of
     /// whose slots were granted) have something, or have just emptied it and will
@@ -268,7 +274,7 @@ impl<T, const S: usize> Worker<T, S> {
     #[inline]
     fn keep_one_stealable(&self, top: usize) {
         let limit = self.limit.get();
-        if top == limit {
+        if top <= limit + 1 {
             return;
         }
         if self.floor.get() < limit {
