@@ -26,9 +26,9 @@ pub enum DequeKind {
     /// BWoS (block-based work stealing, OSDI'23): blocks with their own metadata; the
     /// owner pushes and pops in its block with plain stores and synchronises with
     /// thieves once per block, granting them its older jobs when they run out. A job
-    /// becomes stealable when its owner next pushes or pops or reaches a safe point
-    /// (a `join`, a job's start, an iterator's piece) after an idle worker asked, or at
-    /// once if its owner's deque had nothing else to steal.
+    /// becomes stealable when its owner next pushes or pops (a lone job: pushes) or
+    /// reaches a safe point (a `join`, a job's start, an iterator's piece) after an idle
+    /// worker asked, or at once if a worker was idle when it was pushed.
     ///
     /// An owner that does none of these (blocked in user code, say a `scope` body
     /// waiting on a channel that its last `spawn` sends to) loses its jobs to idle

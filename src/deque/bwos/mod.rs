@@ -13,8 +13,9 @@
 //!
 //! Differences from the paper, for the pool: thieves may also take granted slots of
 //! the owner's current block (the owner grants the older half of its private slots
-//! whenever thieves have nothing, so a job pushed on an otherwise empty deque can be
-//! stolen at once, as with Chase-Lev); an idle thief may rob the oldest private value
+//! whenever thieves have nothing and it keeps two or more; the pool has a lone job
+//! granted when a worker is idle, so that it can be stolen at once, as with
+//! Chase-Lev); an idle thief may rob the oldest private value
 //! of an owner that makes no progress (blocked in user code, it may be waiting for
 //! that value to run), with a process-wide barrier as for the pool's lazy join frames
 //! (`Stealer::rob`); there is no probabilistic victim choice (the

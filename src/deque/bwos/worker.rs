@@ -9,10 +9,11 @@
 //! Only the owner moves `limit` and `top`; only thieves move `pos`.
 //!
 //! Private slots are invisible to thieves, so after each push and pop the owner makes
-//! sure something is stealable: if nothing is (thieves took all that was granted), it
-//! grants the older half of its private slots. A job therefore waits at most until its
-//! owner's next push or pop to become stealable, and a job pushed on a queue with
-//! nothing else to steal is granted at once. An owner about to stop for a while
+//! sure something is stealable: if nothing is (thieves took all that was granted) and
+//! it keeps two private slots or more, it grants the older half. A job therefore waits
+//! at most until its owner's next push or pop to become stealable, unless it is the
+//! only one (see `keep_one_stealable`: the pool grants it when a worker is idle as it
+//! is pushed, or asks). An owner about to stop for a while
 //! (parked by the shares scheduler) grants everything (`grant_all`), and so does one
 //! that an idle thief asked to publish, at its next safe point (`pool/worker.rs`).
 //!
