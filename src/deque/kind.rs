@@ -34,8 +34,9 @@ pub enum DequeKind {
     /// waiting on a channel that its last `spawn` sends to) loses its jobs to idle
     /// workers, which rob them one by one after searching for a while, paying for a
     /// process-wide barrier each (Linux's `membarrier`; on a Linux kernel that refuses
-    /// it, they cannot, and such a program waits for ever). So a program that finishes
-    /// with Chase-Lev finishes with BWoS, though a blocked owner's jobs start later.
+    /// it, the pool shows every job to thieves as it is pushed instead). So a program
+    /// that finishes with Chase-Lev finishes with BWoS, though a blocked owner's jobs
+    /// start later.
     Bwos,
 }
 

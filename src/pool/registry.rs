@@ -187,7 +187,13 @@ impl Registry {
     pub(crate) fn pop_injected_job(&self, worker: &Local<JobRef>) -> Option<JobRef> {
         loop {
             match self.injector.steal_batch_and_pop(worker) {
-                Steal::Success(job) => return Some(job),
+                Steal::Success(job) => {
+                    if !crate::deque::barrier::thieves_may_claim() {
+                        // As in `WorkerThread::push`: nobody could rob the batch.
+                        worker.grant_all();
+                    }
+                    return Some(job);
+                }
                 Steal::Empty => return None,
                 Steal::Retry => {}
             }
