@@ -129,3 +129,72 @@ fn panic_with_panic_fuse_find_and_chain_drops_everything_once() {
         let _ = to_vec(items.map_init(|| 0u8, |_, t| boom_at(bad)(t)).chain(more));
     });
 }
+
+/// `panic_fuse` against Rayon's; a module of its own, so that each side imports only its
+/// own crate's prelude.
+mod fuse_against_rayon {
+    use std::panic::{AssertUnwindSafe, catch_unwind};
+
+    /// Counts the items `visit` sees from `(0..n).into_par_iter().panic_fuse()` followed
+    /// by an adaptor, when the first item it sees panics; on a one-thread pool of prorata
+    /// and of Rayon (one thread makes the order, and so the count, repeatable).
+    macro_rules! fused_visits {
+        ($p:ident => $adapted:expr) => {{
+            use std::sync::atomic::{AtomicUsize, Ordering};
+            const N: usize = 100_000;
+            let count = |visited: &AtomicUsize| {
+                let first = visited.fetch_add(1, Ordering::Relaxed) == 0;
+                assert!(!first, "boom");
+            };
+            let ours = AtomicUsize::new(0);
+            let pool = super::common::cases::pool(1);
+            let panicked = catch_unwind(AssertUnwindSafe(|| {
+                use prorata::prelude::*;
+                pool.install(|| {
+                    let $p = (0..N).into_par_iter().panic_fuse();
+                    $adapted.for_each(|_| count(&ours))
+                })
+            }));
+            assert!(panicked.is_err());
+            let theirs = AtomicUsize::new(0);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .build()
+                .unwrap();
+            let panicked = catch_unwind(AssertUnwindSafe(|| {
+                use rayon::prelude::*;
+                pool.install(|| {
+                    let $p = (0..N).into_par_iter().panic_fuse();
+                    $adapted.for_each(|_| count(&theirs))
+                })
+            }));
+            assert!(panicked.is_err());
+            (ours.into_inner(), theirs.into_inner())
+        }};
+    }
+
+    /// After the first item panics, `panic_fuse` stops every piece at its next item, in
+    /// whichever direction and through whichever adaptor drives the piece, as Rayon's does.
+    macro_rules! panic_fuse_stops_early {
+        ($($name:ident: $p:ident => $adapted:expr;)*) => {$(
+            #[test]
+            fn $name() {
+                let (ours, theirs) = fused_visits!($p => $adapted);
+                assert!(ours <= theirs.max(1), "prorata visited {ours} items, Rayon {theirs}");
+            }
+        )*};
+    }
+
+    panic_fuse_stops_early! {
+        panic_fuse_alone_stops_early: p => p;
+        panic_fuse_then_rev_stops_early: p => p.rev();
+        panic_fuse_then_enumerate_rev_stops_early: p => p.enumerate().rev();
+        panic_fuse_then_map_rev_stops_early: p => p.map(|i| i + 1).rev();
+        panic_fuse_then_zip_stops_early: p => p.zip(0..N);
+        panic_fuse_then_step_by_stops_early: p => p.step_by(3);
+        panic_fuse_then_skip_stops_early: p => p.skip(10);
+        panic_fuse_then_chunks_stops_early: p => p.chunks(7);
+        panic_fuse_then_interleave_stops_early: p => p.interleave(0..N);
+        panic_fuse_then_with_min_len_stops_early: p => p.with_min_len(1000).rev();
+    }
+}

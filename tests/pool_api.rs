@@ -428,3 +428,41 @@ fn panic_while_building_stops_started_threads() {
     }
     assert_eq!(exited.load(Ordering::SeqCst), 1);
 }
+
+/// The order in which a one-thread pool runs a tree of spawns (each job spawns two
+/// children until depth 3), recorded by `$crate_`'s scope.
+macro_rules! spawn_order {
+    ($crate_:ident, $builder:expr) => {{
+        fn tree<'s>(s: &$crate_::Scope<'s>, order: &'s Mutex<Vec<u32>>, node: u32) {
+            order.lock().unwrap().push(node);
+            if node < 8 {
+                s.spawn(move |s| tree(s, order, 2 * node));
+                s.spawn(move |s| tree(s, order, 2 * node + 1));
+            }
+        }
+        let order = Mutex::new(Vec::new());
+        $builder
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .scope(|s| tree(s, &order, 1));
+        order.into_inner().unwrap()
+    }};
+}
+
+#[test]
+#[allow(deprecated)]
+fn breadth_first_runs_spawns_in_rayons_order() {
+    let ours = spawn_order!(prorata, ThreadPoolBuilder::new().breadth_first());
+    let theirs = spawn_order!(rayon, rayon::ThreadPoolBuilder::new().breadth_first());
+    assert_eq!(ours, theirs);
+    assert_eq!(ours, (1..16).collect::<Vec<_>>(), "level by level");
+    let ours = spawn_order!(prorata, ThreadPoolBuilder::new());
+    let theirs = spawn_order!(rayon, rayon::ThreadPoolBuilder::new());
+    assert_eq!(ours, theirs, "depth first without the hint");
+    let bwos = ThreadPoolBuilder::new().deque(prorata::DequeKind::Bwos);
+    assert_eq!(
+        spawn_order!(prorata, bwos.breadth_first()),
+        (1..16).collect::<Vec<_>>()
+    );
+}

@@ -31,4 +31,13 @@ pub mod from_rayon {}
 pub mod progress_bars {}
 
 #[doc = include_str!("timeline.md")]
+#[doc = ""]
+// The timeline half links to items that exist only with the feature.
+#[cfg_attr(feature = "trace", doc = include_str!("timeline_trace.md"))]
+#[cfg_attr(
+    not(feature = "trace"),
+    doc = "## Timelines, with the `trace` feature\n\nThese docs were built without the \
+           cargo feature `trace`; build them with `--features trace` (or read them on \
+           docs.rs) for `ThreadPool::start_trace` and the timeline it records."
+)]
 pub mod timeline {}

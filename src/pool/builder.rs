@@ -43,6 +43,8 @@ struct Config {
     share_cores: Option<usize>,
     /// The workers' deques; `None`: `PRORATA_DEQUE`, else the default.
     deque: Option<DequeKind>,
+    /// Rayon's deprecated `breadth_first`: each worker takes its own oldest job first.
+    breadth_first: bool,
     root_tickets: Option<u32>,
     /// Workers retire after this long idle and start when there is work, through
     /// this spawner (a share's sub-pool; see `retire.rs`).
@@ -73,6 +75,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("share_quantum", &c.share_quantum)
             .field("share_cores", &c.share_cores)
             .field("deque", &c.deque)
+            .field("breadth_first", &c.breadth_first)
             .field("root_tickets", &c.root_tickets)
             .finish_non_exhaustive()
     }
@@ -400,6 +403,38 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// **Deprecated, as in Rayon**: a hint that each worker should run its own queued
+    /// jobs oldest first (a breadth-first walk of a tree of spawns) instead of newest
+    /// first. Thieves still take the oldest job. A worker's deque is then Chase-Lev's
+    /// whatever [`deque`](Self::deque) says, since BWoS keeps the owner's end LIFO, and
+    /// the second half of a `join` still runs right after the first when nobody stole
+    /// it. A pool's shares inherit the setting. [`scope_fifo`](crate::scope_fifo)
+    /// gives the same order for one scope.
+    ///
+    /// ```
+    /// #![allow(deprecated)]
+    /// use std::sync::Mutex;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(1)
+    ///     .breadth_first()
+    ///     .build()
+    ///     .unwrap();
+    /// let order = Mutex::new(Vec::new());
+    /// pool.scope(|s| {
+    ///     for i in 0..4 {
+    ///         let order = &order;
+    ///         s.spawn(move |_| order.lock().unwrap().push(i));
+    ///     }
+    /// });
+    /// assert_eq!(order.into_inner().unwrap(), [0, 1, 2, 3]);
+    /// ```
+    #[deprecated(note = "use `scope_fifo` and `spawn_fifo` for similar effect")]
+    pub fn breadth_first(mut self) -> Self {
+        self.config.breadth_first = true;
+        self
+    }
+
     /// The deque kind: the builder's, else `PRORATA_DEQUE`'s, else the default.
     fn resolved_deque(&self) -> DequeKind {
         self.config
@@ -416,6 +451,7 @@ impl<S> ThreadPoolBuilder<S> {
         self.config.handlers.panic = parent.handlers.panic.clone();
         self.config.stack_size = parent.stack_size;
         self.config.deque = Some(parent.deque);
+        self.config.breadth_first = parent.breadth_first;
         self
     }
 
@@ -539,6 +575,7 @@ impl<S> ThreadPoolBuilder<S> {
             std::mem::take(&mut self.config.handlers),
             self.config.stack_size,
             self.resolved_deque(),
+            self.config.breadth_first,
             retire,
         );
         registry.shares.configure(crate::shares::ShareConfig {

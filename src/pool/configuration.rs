@@ -117,6 +117,16 @@ impl Configuration {
         self.map(|b| b.exit_handler(exit_handler))
     }
 
+    /// As [`ThreadPoolBuilder::breadth_first`].
+    ///
+    /// ```
+    /// #![allow(deprecated)]
+    /// let _ = prorata::Configuration::new().breadth_first();
+    /// ```
+    pub fn breadth_first(self) -> Self {
+        self.map(|b| b.breadth_first())
+    }
+
     fn map(self, f: impl FnOnce(ThreadPoolBuilder) -> ThreadPoolBuilder) -> Self {
         Configuration {
             builder: f(self.builder),

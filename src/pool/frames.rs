@@ -33,7 +33,7 @@
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 
-use super::job::JobRef;
+use super::job::{ExecuteFn, JobRef};
 use super::sync::{AtomicUsize, Mutex, MutexGuard, Ordering};
 use crate::deque::barrier;
 
@@ -48,7 +48,10 @@ pub(crate) struct FrameStack {
     /// Frames below this index are gone: published or claimed.
     bottom: AtomicUsize,
     lock: Mutex<()>,
-    entries: [UnsafeCell<MaybeUninit<JobRef>>; CAPACITY],
+    /// The entries' job references, their two words in two arrays (an index scales by
+    /// 8 in an address, not by 16).
+    pointers: [UnsafeCell<MaybeUninit<*const ()>>; CAPACITY],
+    functions: [UnsafeCell<MaybeUninit<ExecuteFn>>; CAPACITY],
 }
 
 // SAFETY: entries are written only by the owner, at indices at or above `top`, and read
@@ -56,29 +59,40 @@ pub(crate) struct FrameStack {
 // `claim_oldest`); the rest is atomics and a mutex.
 unsafe impl Sync for FrameStack {}
 
+// SAFETY: the entries are the words of `JobRef`s, which are `Send`.
+unsafe impl Send for FrameStack {}
+
 impl FrameStack {
     pub(crate) fn new() -> Self {
         FrameStack {
             top: AtomicUsize::new(0),
             bottom: AtomicUsize::new(0),
             lock: Mutex::new(()),
-            entries: std::array::from_fn(|_| UnsafeCell::new(MaybeUninit::uninit())),
+            pointers: std::array::from_fn(|_| UnsafeCell::new(MaybeUninit::uninit())),
+            functions: std::array::from_fn(|_| UnsafeCell::new(MaybeUninit::uninit())),
         }
     }
 
-    /// Owner: records `job` on the fast path and returns its index, if its index is in
-    /// `1..=fast_limit` (not the first frame of a job, below the high-water mark, so
-    /// below the capacity). Otherwise gives it back, for [`FrameStack::push_slow`].
+    /// Owner: the index of the next frame, if it may take the fast path
+    /// ([`FrameStack::record_fast`]): its index is in `1..=fast_limit` (not the first
+    /// frame of a job, below the high-water mark, so below the capacity). Otherwise the
+    /// frame goes to [`FrameStack::push_slow`].
     #[inline]
-    pub(crate) fn try_push(&self, fast_limit: usize, job: JobRef) -> Result<usize, JobRef> {
+    pub(crate) fn fast_index(&self, fast_limit: usize) -> Option<usize> {
         let top = self.top.load(Ordering::Relaxed);
         // One comparison for both: `top - 1` wraps for the first frame.
-        if top.wrapping_sub(1) >= fast_limit {
-            return Err(job);
-        }
-        // SAFETY: `top <= fast_limit < CAPACITY`.
+        (top.wrapping_sub(1) < fast_limit).then_some(top)
+    }
+
+    /// Owner: records `job` at `top`.
+    ///
+    /// # Safety
+    /// `top` came from [`FrameStack::fast_index`] with a limit below the capacity, and
+    /// nothing was recorded or taken back since.
+    #[inline]
+    pub(crate) unsafe fn record_fast(&self, top: usize, job: JobRef) {
+        // SAFETY: `top <= fast_limit < CAPACITY`, and `top` is the stack's top.
         unsafe { self.record(top, job) };
-        Ok(top)
     }
 
     /// Owner: records `job` and returns its index. At the capacity it gives the job
@@ -104,11 +118,29 @@ impl FrameStack {
     /// `top < CAPACITY`, and `top` is the stack's top (owner only).
     #[inline]
     unsafe fn record(&self, top: usize, job: JobRef) {
+        let (pointer, function) = job.into_parts();
         // SAFETY: in bounds per the contract; no thief reads at or above `top`, and only
         // the owner writes.
-        unsafe { (*self.entries.get_unchecked(top).get()).write(job) };
+        unsafe {
+            (*self.pointers.get_unchecked(top).get()).write(pointer);
+            (*self.functions.get_unchecked(top).get()).write(function);
+        }
         // Release: a thief that reads the new top also reads the entry.
         self.top.store(top + 1, Ordering::Release);
+    }
+
+    /// Reads entry `index` out.
+    ///
+    /// # Safety
+    /// Entry `index` was recorded, is read once, and nobody writes it meanwhile.
+    unsafe fn read(&self, index: usize) -> JobRef {
+        // SAFETY: per the contract.
+        unsafe {
+            JobRef::from_parts(
+                (*self.pointers[index].get()).assume_init_read(),
+                (*self.functions[index].get()).assume_init_read(),
+            )
+        }
     }
 
     /// Owner: takes back frame `index` (the top one) once its join's first half has
@@ -140,8 +172,9 @@ impl FrameStack {
         false
     }
 
-    /// Owner: marks the oldest pending frame gone and returns its job for the deque.
-    pub(crate) fn publish_oldest(&self) -> Option<JobRef> {
+    /// Owner: marks the oldest pending frame gone and returns its job for the deque,
+    /// after `prepare` (under the lock).
+    pub(crate) fn publish_oldest(&self, prepare: impl FnOnce(&JobRef)) -> Option<JobRef> {
         let _guard = self.lock();
         let bottom = self.bottom.load(Ordering::Relaxed);
         if bottom >= self.top.load(Ordering::Relaxed) {
@@ -151,12 +184,15 @@ impl FrameStack {
         // SAFETY: `bottom < top <= CAPACITY` for a pending frame (frames at or above the
         // capacity are never pending); the owner wrote it; under the lock no thief reads
         // it, and it is handed out once since `bottom` moves past it.
-        Some(unsafe { (*self.entries[bottom].get()).assume_init_read() })
+        let job = unsafe { self.read(bottom) };
+        prepare(&job);
+        Some(job)
     }
 
     /// Thief: claims the oldest pending frame, unless the lock is busy or nothing is
-    /// pending; issues a process-wide barrier.
-    pub(crate) fn claim_oldest(&self) -> Option<JobRef> {
+    /// pending; issues a process-wide barrier. `prepare` sees the job under the lock,
+    /// before the owner can learn that the frame is gone.
+    pub(crate) fn claim_oldest(&self, prepare: impl FnOnce(&JobRef)) -> Option<JobRef> {
         let _guard = self.lock.try_lock().ok()?;
         let bottom = self.bottom.load(Ordering::Relaxed);
         if bottom >= self.top.load(Ordering::Acquire) {
@@ -171,7 +207,9 @@ impl FrameStack {
             // and sees the claim, so it waits for this lock, and the entry it wrote
             // before raising `top` (release, acquired above) is not written again before
             // that pop. `bottom < CAPACITY` since only real frames are pending.
-            Some(unsafe { (*self.entries[bottom].get()).assume_init_read() })
+            let job = unsafe { self.read(bottom) };
+            prepare(&job);
+            Some(job)
         } else {
             // The owner took it back first.
             self.bottom.store(bottom, Ordering::Relaxed);

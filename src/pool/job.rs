@@ -18,12 +18,15 @@ pub(crate) trait Job {
     unsafe fn execute(this: *const Self);
 }
 
+/// The function of a [`JobRef`], which runs the job its data pointer points to.
+pub(crate) type ExecuteFn = unsafe fn(*const ());
+
 /// A type-erased job: a data pointer and the function that runs it. Two words, `Copy`-free
 /// on purpose (a `JobRef` is executed exactly once).
 #[derive(Debug)]
 pub(crate) struct JobRef {
     pointer: *const (),
-    execute_fn: unsafe fn(*const ()),
+    execute_fn: ExecuteFn,
 }
 
 // SAFETY: a JobRef is only made from jobs whose data may be sent to and executed on another
@@ -50,6 +53,30 @@ impl JobRef {
             pointer: data.cast(),
             execute_fn: execute_erased::<T>,
         }
+    }
+
+    /// The two words of the reference, for storing them apart (`frames.rs`).
+    #[inline]
+    pub(crate) fn into_parts(self) -> (*const (), ExecuteFn) {
+        (self.pointer, self.execute_fn)
+    }
+
+    /// A reference from the words of [`JobRef::into_parts`].
+    ///
+    /// # Safety
+    /// They came from one `JobRef`, whose place this one takes.
+    #[inline]
+    pub(crate) unsafe fn from_parts(pointer: *const (), execute_fn: ExecuteFn) -> Self {
+        JobRef {
+            pointer,
+            execute_fn,
+        }
+    }
+
+    /// The job's data pointer.
+    #[inline]
+    pub(crate) fn data(&self) -> *const () {
+        self.pointer
     }
 
     /// An identity for comparing job references (the data pointer and function).
@@ -104,6 +131,10 @@ impl<T> JobResult<T> {
 /// only when the job is executed through its `JobRef`, after which the owner reads it
 /// exactly once (`into_result`, `take_result` or `into_job_result`). A result never read
 /// would leak, never be dropped twice.
+///
+/// Its latch comes first (`repr(C)`): the pointer of its `JobRef` is its latch's, which
+/// the join frames rely on (`SpinLatch::init`).
+#[repr(C)]
 pub(crate) struct StackJob<L, F, R> {
     pub(crate) latch: L,
     func: UnsafeCell<ManuallyDrop<F>>,

@@ -4,11 +4,12 @@
 //! executing other jobs and only sleeps after the sleep protocol says so. The setter learns
 //! from the swapped-out state whether the waiter fell asleep, and wakes it only then.
 
+use std::cell::UnsafeCell;
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use super::registry::Registry;
 use super::sync::{AtomicBool, AtomicUsize, Condvar, Mutex, MutexGuard, Ordering};
-use super::worker::WorkerThread;
 
 /// A signal that can be set once (per use).
 pub(crate) trait Latch {
@@ -72,36 +73,68 @@ impl CoreLatch {
     }
 }
 
-/// The latch of a `join`'s second half: a core latch plus the worker to wake (which
-/// waits for it, so it is alive whenever the latch is set; the setter is a worker of the
-/// same pool, which keeps the registry alive).
-pub(crate) struct SpinLatch {
-    pub(crate) core: CoreLatch,
-    owner: *const WorkerThread,
+/// The latch of a `join`'s second half. A `join` that nobody steals never touches it:
+/// it stays uninitialised while the half is a pending frame of its worker (`frames.rs`),
+/// and whoever hands the frame out initialises it (the owner publishing it, or a thief
+/// claiming it under the frame stack's lock) before the job can run elsewhere and
+/// before the owner, learning that it is gone, can probe it. It wakes the owner, which
+/// waits for it, through its registry, which the setter (a worker of the same pool)
+/// keeps alive.
+pub(crate) struct SpinLatch(UnsafeCell<MaybeUninit<SpinLatchState>>);
+
+struct SpinLatchState {
+    core: CoreLatch,
+    registry: *const Registry,
+    target: usize,
 }
 
 impl SpinLatch {
-    /// A latch waited on by `owner`, set by a worker of the same pool.
+    /// A latch to be initialised by [`SpinLatch::init`] before any other use.
     #[inline]
-    pub(crate) fn new(owner: &WorkerThread) -> Self {
-        SpinLatch {
-            core: CoreLatch::new(),
-            owner,
+    pub(crate) fn uninit() -> Self {
+        SpinLatch(UnsafeCell::new(MaybeUninit::uninit()))
+    }
+
+    /// Makes the latch unset, waited on by worker `target` of `registry`.
+    ///
+    /// # Safety
+    /// `this` points to a live latch that nobody else uses yet (its job is being handed
+    /// out of a frame stack, under its lock or by its owner).
+    #[inline]
+    pub(crate) unsafe fn init(this: *const Self, registry: &Registry, target: usize) {
+        // SAFETY: per the contract, nobody else reads or writes it now.
+        unsafe {
+            (*(*this).0.get()).write(SpinLatchState {
+                core: CoreLatch::new(),
+                registry,
+                target,
+            });
         }
+    }
+
+    /// The core latch, to probe or wait on.
+    ///
+    /// # Safety
+    /// The latch was initialised ([`SpinLatch::init`]): its job left the frame stack.
+    #[inline]
+    pub(crate) unsafe fn core(&self) -> &CoreLatch {
+        // SAFETY: initialised per the contract; only the core latch's atomics change.
+        unsafe { &(*self.0.get()).assume_init_ref().core }
     }
 }
 
 impl Latch for SpinLatch {
     #[inline]
     unsafe fn set(this: *const Self) {
-        // SAFETY: `this` is valid until the core latch is set, so the owner is read
-        // first; the owner waits for this latch, so it is alive, and its registry is kept
-        // alive by the setter's own (it is a worker of the same pool).
+        // SAFETY: a job is executed only after it left the frame stack, so the latch
+        // was initialised; `this` is valid until the core latch is set, so the registry
+        // and target are read first; the registry is kept alive by the setter's own (it
+        // is a worker of the same pool).
         unsafe {
-            let owner = (*this).owner;
-            let registry: *const Registry = &**(*owner).registry();
-            let target = (*owner).index();
-            if CoreLatch::set(&raw const (*this).core) {
+            let state = (*(*this).0.get()).as_ptr();
+            let registry = (*state).registry;
+            let target = (*state).target;
+            if CoreLatch::set(&raw const (*state).core) {
                 (*registry).sleep.wake_specific_thread(target);
             }
         }

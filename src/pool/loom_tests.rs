@@ -8,6 +8,7 @@ use loom::sync::Arc;
 use loom::sync::atomic::{AtomicBool, Ordering};
 use loom::thread;
 
+use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::latch::{CoreLatch, Latch, LockLatch};
 use super::retire::Handoff;
@@ -112,22 +113,46 @@ fn nop_job(i: usize) -> super::job::JobRef {
 
 /// Pushes frame `i` as a `join` does (the first frame of a job goes the slow way).
 fn push_frame(frames: &FrameStack, i: usize) -> usize {
-    match frames.try_push(usize::from(i > 0), nop_job(i)) {
-        Ok(index) => index,
-        Err(job) => frames.push_slow(job).ok().expect("below the capacity"),
+    match frames.fast_index(usize::from(i > 0)) {
+        Some(index) => {
+            // SAFETY: the index just read, with a limit below the capacity.
+            unsafe { frames.record_fast(index, nop_job(i)) };
+            index
+        }
+        None => frames.push_slow(nop_job(i)).expect("below the capacity"),
     }
 }
 
 /// The owner records `frames` join frames and takes them back innermost first, while a
 /// thief claims the oldest pending one: every frame ends with exactly one of them (the
-/// owner runs it inline, or the thief got it), never both, never neither.
+/// owner runs it inline, or the thief got it), never both, never neither. What the thief
+/// writes when it claims a frame (a join's latch) is visible to the owner once it finds
+/// the frame gone (loom reports a data race otherwise).
 fn model_owner_and_thief(n: usize) {
     loom::model(move || {
         let frames = Arc::new(FrameStack::new());
+        let latch = Arc::new(loom::cell::UnsafeCell::new(0_usize));
         let thief_frames = Arc::clone(&frames);
-        let thief = thread::spawn(move || thief_frames.claim_oldest().map(|job| job.id()));
+        let thief_latch = Arc::clone(&latch);
+        let thief = thread::spawn(move || {
+            thief_frames
+                // SAFETY: written only here, read by the owner after the claim.
+                .claim_oldest(|_| thief_latch.with_mut(|l| unsafe { *l = 1 }))
+                .map(|job| job.id())
+        });
         let indices: Vec<usize> = (0..n).map(|i| push_frame(&frames, i)).collect();
-        let inline: Vec<bool> = indices.iter().rev().map(|&i| frames.pop(i)).collect();
+        let inline: Vec<bool> = indices
+            .iter()
+            .rev()
+            .map(|&i| {
+                let ran_inline = frames.pop(i);
+                if !ran_inline {
+                    // SAFETY: the thief wrote it before handing the frame out.
+                    assert_eq!(latch.with(|l| unsafe { *l }), 1);
+                }
+                ran_inline
+            })
+            .collect();
         let claimed = thief.join().unwrap();
         for (k, &ran_inline) in inline.iter().rev().enumerate() {
             let by_thief = claimed == Some(nop_job(k).id());
@@ -159,8 +184,8 @@ fn loom_publication_and_claim_race() {
         let frames = Arc::new(FrameStack::new());
         let index = push_frame(&frames, 0);
         let thief_frames = Arc::clone(&frames);
-        let thief = thread::spawn(move || thief_frames.claim_oldest().is_some());
-        let published = frames.publish_oldest().is_some();
+        let thief = thread::spawn(move || thief_frames.claim_oldest(|_| {}).is_some());
+        let published = frames.publish_oldest(|_| {}).is_some();
         let claimed = thief.join().unwrap();
         let inline = frames.pop(index);
         assert_eq!(
@@ -169,6 +194,56 @@ fn loom_publication_and_claim_race() {
             "published {published}, claimed {claimed}, inline {inline}"
         );
     });
+}
+
+/// The owner answers a request (reopening its joins' gate to 5) while other threads
+/// raise more: each of those is taken by this answer, or leaves the gate closed, so the
+/// owner's next join takes the slow path and answers it (see `flags.rs`).
+fn model_gate(publishers: usize, close: bool) {
+    loom::model(move || {
+        let flags = Arc::new(WorkerFlags::default());
+        flags.raise_publish();
+        let mut requesters: Vec<_> = (0..publishers)
+            .map(|_| {
+                let flags = Arc::clone(&flags);
+                thread::spawn(move || flags.raise_publish())
+            })
+            .collect();
+        let preempter = Arc::clone(&flags);
+        requesters.push(thread::spawn(move || preempter.raise_preempt()));
+        let taken = flags.take(5);
+        if close {
+            // Instrumentation lowers the high-water mark.
+            flags.close_gate();
+        }
+        for requester in requesters {
+            requester.join().unwrap();
+        }
+        let open = !flags.gate_closed(1);
+        assert!(
+            taken.preempt() || (!open && flags.preempt_pending()),
+            "a preemption request hidden behind an open gate"
+        );
+        assert!(
+            !open || !flags.any(),
+            "a request raised behind an open gate"
+        );
+    });
+}
+
+#[test]
+fn loom_a_request_closes_the_gate_or_is_taken() {
+    model_gate(0, false);
+}
+
+#[test]
+fn loom_two_requests_race_an_answer() {
+    model_gate(1, false);
+}
+
+#[test]
+fn loom_closing_the_gate_keeps_a_request() {
+    model_gate(0, true);
 }
 
 /// A thread outside the pool waits on a `LockLatch` (it blocks: under loom it does not

@@ -40,8 +40,9 @@
 //! # Hooks for shares
 //!
 //! See `preempt.rs`: `safe_point()` (one relaxed load of a global flag while no shares
-//! exist) and the `Pacer` of leaf loops, the per-worker flag `ThreadInfo::preempt`
-//! checked by `WorkerThread::check_preempt` at each `join` and each job start,
+//! exist) and the `Pacer` of leaf loops, the per-worker flags `ThreadInfo::flags`
+//! checked by `WorkerThread::check_flags` at each job start and, through the gate of
+//! the join fast path (`flags.rs`), at each `join`,
 //! `worker_idle` where a worker runs out of work, and `worker_resumed` where it goes on
 //! after waiting on a latch (`WorkerThread::wait_until_cold`).
 //!

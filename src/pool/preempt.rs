@@ -3,7 +3,8 @@
 //! - [`safe_point`]: called by iterator leaf loops; one relaxed load of a global flag
 //!   while no shares exist. [`Pacer`] sizes the runs between two of them.
 //! - The per-worker flags `ThreadInfo::flags` (`flags.rs`), checked by
-//!   `WorkerThread::check_flags` at each `join`, each job start and each `safe_point`.
+//!   `WorkerThread::check_flags` at each job start and each `safe_point`; a `join`
+//!   sees them through its fast path's gate, which a raised flag closes.
 //!   When the preemption request is raised, [`preempt_requested`] runs (cold).
 //! - [`worker_idle`]: a worker ran out of work (`Sleep::start_looking`), is about to
 //!   block (`Sleep::sleep`) or exits (the main loop): a share worker gives its core

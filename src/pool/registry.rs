@@ -8,7 +8,7 @@ use std::sync::{Arc, Weak};
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
 use super::job::{JobRef, StackJob};
-use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch};
+use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch, SpinLatch};
 use super::retire::{RetireSpec, Retirement};
 use super::scope::JobFifo;
 use super::sleep::Sleep;
@@ -62,6 +62,9 @@ pub(crate) struct Registry {
     pub(crate) stack_size: Option<usize>,
     /// The kind of the workers' deques (a share's workers get it too).
     pub(crate) deque: DequeKind,
+    /// Whether each worker takes its own oldest job first (`breadth_first`; a share's
+    /// workers too).
+    pub(crate) breadth_first: bool,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
     pub(crate) shares: crate::shares::PoolShares,
     /// Each worker's counters (`stats.rs`).
@@ -83,10 +86,15 @@ impl Registry {
         handlers: Handlers,
         stack_size: Option<usize>,
         deque: DequeKind,
+        breadth_first: bool,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         crate::deque::barrier::init();
-        let deques: Vec<Local<JobRef>> = (0..n).map(|_| Local::new(deque)).collect();
+        let new_deque = || match breadth_first {
+            true => Local::new_fifo(),
+            false => Local::new(deque),
+        };
+        let deques: Vec<Local<JobRef>> = (0..n).map(|_| new_deque()).collect();
         let thread_infos = deques
             .iter()
             .map(|d| {
@@ -125,6 +133,7 @@ impl Registry {
                 handlers,
                 stack_size,
                 deque,
+                breadth_first,
                 shares: Default::default(),
                 counters,
                 trace: crate::trace::Recorder::new(n),
@@ -227,10 +236,17 @@ impl Registry {
                 return None;
             }
             let info = &self.thread_infos[victim];
+            let frame = || {
+                // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch
+                // comes first; it is being handed out under the stack's lock.
+                info.frames.claim_oldest(|job| unsafe {
+                    SpinLatch::init(job.data().cast(), self, victim);
+                })
+            };
             let job = info
                 .frames
                 .has_pending()
-                .then(|| info.frames.claim_oldest())
+                .then(frame)
                 .flatten()
                 .or_else(|| info.stealer.rob())?;
             info.flags.raise_publish();

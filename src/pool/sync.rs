@@ -4,7 +4,9 @@
 //! the protocols; otherwise they are the standard library's.
 
 #[cfg(all(loom, test))]
-pub(crate) use loom::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
+pub(crate) use loom::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering, fence,
+};
 #[cfg(all(loom, test))]
 pub(crate) use loom::sync::{Condvar, Mutex, MutexGuard};
 /// Under loom a yield would force a switch to the other thread at every spin round,
@@ -14,7 +16,7 @@ pub(crate) use loom::sync::{Condvar, Mutex, MutexGuard};
 pub(crate) fn yield_now() {}
 
 #[cfg(not(all(loom, test)))]
-pub(crate) use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering, fence};
+pub(crate) use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering, fence};
 #[cfg(not(all(loom, test)))]
 pub(crate) use std::sync::{Condvar, Mutex, MutexGuard};
 #[cfg(not(all(loom, test)))]

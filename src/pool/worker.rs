@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::flags::WorkerFlags;
 use super::frames::{CAPACITY, FrameStack};
 use super::job::JobRef;
-use super::latch::CoreLatch;
+use super::latch::{CoreLatch, SpinLatch};
 use super::preempt;
 use super::registry::{Registry, ThreadInfo};
 use super::retire::Retirement;
@@ -22,6 +22,9 @@ use crate::trace::Kind;
 thread_local! {
     /// The worker running on this thread, or null.
     static WORKER_THREAD: Cell<*const WorkerThread> = const { Cell::new(ptr::null()) };
+    /// What the registry keeps of that worker (its flags and join frames), or null: a
+    /// `join` starts here, so that its fast path reads no field of the worker.
+    static WORKER_INFO: Cell<*const ThreadInfo> = const { Cell::new(ptr::null()) };
 }
 
 /// A worker publishes a pending join frame at most this often when it is asked or
@@ -60,10 +63,11 @@ impl XorShift64Star {
 /// The state of one worker, owned by its thread.
 pub(crate) struct WorkerThread {
     deque: Local<JobRef>,
-    /// Frame-stack pushes at indices `1..=fast_limit` take the fast path: below the
-    /// high-water mark of the stack (instrumentation sees every new high on the slow
-    /// path), and not the first frame of a job (which is published at once).
-    fast_limit: Cell<usize>,
+    /// Frame-stack pushes at indices `1..=high_water` take the fast path while no
+    /// request closes the gate (`flags.rs`): below the high-water mark of the stack
+    /// (instrumentation sees every new high on the slow path), and not the first frame
+    /// of a job (which is published at once).
+    high_water: Cell<usize>,
     /// When this worker last published a frame on request or at a job's start.
     last_publish: Cell<Option<Instant>>,
     index: usize,
@@ -92,7 +96,7 @@ impl WorkerThread {
             info,
             counters,
             deque,
-            fast_limit: Cell::new(0),
+            high_water: Cell::new(0),
             last_publish: Cell::new(None),
             index,
             rng: XorShift64Star::new(index as u64),
@@ -110,6 +114,15 @@ impl WorkerThread {
         unsafe { p.as_ref() }
     }
 
+    /// What the registry keeps of the current thread's worker, if it is one.
+    #[inline]
+    pub(crate) fn current_info() -> Option<&'static ThreadInfo> {
+        let p = WORKER_INFO.with(Cell::get);
+        // SAFETY: set and cleared with `WORKER_THREAD`; the worker's registry, which
+        // holds the info, outlives it.
+        unsafe { p.as_ref() }
+    }
+
     /// Makes `worker` the current thread's worker until `clear_current`.
     ///
     /// # Safety
@@ -119,10 +132,13 @@ impl WorkerThread {
             assert!(w.get().is_null(), "prorata: thread is already a worker");
             w.set(worker);
         });
+        // SAFETY: `worker` is alive per the contract.
+        WORKER_INFO.with(|i| i.set(unsafe { (*worker).info }));
     }
 
     /// The current thread is no longer a worker.
     pub(crate) fn clear_current() {
+        WORKER_INFO.with(|i| i.set(ptr::null()));
         WORKER_THREAD.with(|w| w.set(ptr::null()));
     }
 
@@ -167,23 +183,54 @@ impl WorkerThread {
         }
     }
 
-    /// Records the second half of a join (see `frames.rs`), then answers the requests
-    /// raised for this worker (a thief's publication request, the shares' preemption).
+    /// The index of the current thread's worker's (`info`) next join frame, if it may
+    /// take the fast path ([`WorkerThread::record_fast_frame`]): not the first frame of
+    /// a job, below the high-water mark, and no request raised. A request raised for
+    /// this worker (a thief's publication request, the shares' preemption) closes the
+    /// fast path's gate (`flags.rs`), so the slow path ([`WorkerThread::push_frame`])
+    /// answers it.
     #[inline]
-    pub(crate) fn push_frame(&self, job: JobRef) -> usize {
-        let index = match self.frames().try_push(self.fast_limit.get(), job) {
-            Ok(index) => index,
-            Err(job) => self.push_frame_slow(job),
-        };
-        self.check_flags();
+    pub(crate) fn fast_frame(info: &ThreadInfo) -> Option<usize> {
+        info.frames.fast_index(info.flags.gate())
+    }
+
+    /// Records the second half of a join at `index`, from [`WorkerThread::fast_frame`].
+    ///
+    /// # Safety
+    /// `info` is the current thread's worker's, and nothing was recorded since `index`
+    /// came from `fast_frame`. `job` is a join's (see `push_frame`).
+    #[inline]
+    pub(crate) unsafe fn record_fast_frame(info: &ThreadInfo, index: usize, job: JobRef) {
+        // SAFETY: forwarded from the caller; the gate is below the capacity.
+        unsafe { info.frames.record_fast(index, job) };
+    }
+
+    /// Records the second half of a join (see `frames.rs`) on the slow path, and
+    /// answers the requests raised for this worker.
+    ///
+    /// # Safety
+    /// `job` is a `StackJob<SpinLatch, _, _>`'s (its latch is initialised when the
+    /// frame is handed out, see [`SpinLatch`]), which stays in place until it is taken
+    /// back or its latch is set.
+    pub(crate) unsafe fn push_frame(&self, job: JobRef) -> usize {
+        let index = self.record_frame(job);
+        let flags = self.flags();
+        if flags.any() || flags.gate_closed(self.high_water.get()) {
+            self.answer_requests();
+        }
         index
     }
 
-    /// A frame that is the first of its job, or beyond the high-water mark or the
-    /// stack's capacity.
-    #[cold]
-    #[inline(never)]
-    fn push_frame_slow(&self, job: JobRef) -> usize {
+    /// Takes back frame `index` of the current thread's worker (`info`) once the
+    /// join's first half has returned: true if its job was never published, so the
+    /// caller runs it inline; false if it is on the deque or was stolen from it.
+    #[inline]
+    pub(crate) fn take_frame(info: &ThreadInfo, index: usize) -> bool {
+        info.frames.pop(index)
+    }
+
+    /// Records a frame on the slow path.
+    fn record_frame(&self, job: JobRef) -> usize {
         let frames = self.frames();
         if frames.is_full() {
             self.publish_all();
@@ -191,14 +238,16 @@ impl WorkerThread {
         let index = match frames.push_slow(job) {
             Ok(index) => index,
             Err((index, job)) => {
+                self.prepare_frame(&job);
                 self.note(Kind::Publish, 0);
                 self.push(job);
                 return index;
             }
         };
-        // A new high-water mark (the fast path's limit is at most `CAPACITY - 1`).
-        self.fast_limit
-            .set(self.fast_limit.get().max(index.min(CAPACITY - 1)));
+        // A new high-water mark (the fast path's limit is at most `CAPACITY - 1`); the
+        // gate opens to it when the caller answers the requests.
+        self.high_water
+            .set(self.high_water.get().max(index.min(CAPACITY - 1)));
         self.note_queued(self.deque.len() + frames.pending());
         if index == 0 {
             // The first frame of a job: published, as in eager work stealing, so that
@@ -207,14 +256,6 @@ impl WorkerThread {
             self.publish_paced();
         }
         index
-    }
-
-    /// Takes back frame `index` once the join's first half has returned: true if its
-    /// job was never published, so the caller runs it inline; false if it is on the
-    /// deque or was stolen from it.
-    #[inline]
-    pub(crate) fn take_frame(&self, index: usize) -> bool {
-        self.frames().pop(index)
     }
 
     /// Moves the oldest pending join frame to the deque if thieves have nothing of
@@ -235,9 +276,16 @@ impl WorkerThread {
         self.publish_oldest();
     }
 
+    /// Initialises the latch of a join frame's job that leaves the frame stack.
+    fn prepare_frame(&self, job: &JobRef) {
+        // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch comes
+        // first (`push_frame`); it is being handed out by its owner.
+        unsafe { SpinLatch::init(job.data().cast(), &self.registry, self.index) };
+    }
+
     /// Moves the oldest pending join frame to the deque.
     fn publish_oldest(&self) {
-        if let Some(job) = self.frames().publish_oldest() {
+        if let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) {
             self.note(Kind::Publish, 0);
             self.push(job);
         }
@@ -247,7 +295,7 @@ impl WorkerThread {
     /// or parks, so that others can run them).
     #[inline]
     pub(crate) fn publish_all(&self) {
-        while let Some(job) = self.frames().publish_oldest() {
+        while let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) {
             self.note(Kind::Publish, 0);
             self.push(job);
         }
@@ -309,8 +357,9 @@ impl WorkerThread {
     /// pending unpublished).
     pub(crate) fn take_max_queued(&self) -> usize {
         let frames = self.frames();
-        self.fast_limit
-            .set(frames.len().min(CAPACITY).saturating_sub(1));
+        let high_water = frames.len().min(CAPACITY).saturating_sub(1);
+        self.high_water.set(high_water);
+        self.flags().close_gate();
         self.max_queued.replace(self.deque.len() + frames.pending())
     }
 
@@ -418,7 +467,7 @@ impl WorkerThread {
     }
 
     #[inline]
-    fn info(&self) -> &ThreadInfo {
+    pub(crate) fn info(&self) -> &ThreadInfo {
         // SAFETY: the info lives in the registry, kept alive by `self.registry`.
         unsafe { &*self.info }
     }
@@ -434,7 +483,7 @@ impl WorkerThread {
     #[cold]
     #[inline(never)]
     fn answer_requests(&self) {
-        let requests = self.flags().take();
+        let requests = self.flags().take(self.high_water.get());
         if requests.publish() {
             // An idle thief asked: besides a pending frame, every queued job becomes
             // stealable (a BWoS deque keeps its newest private until its owner's next

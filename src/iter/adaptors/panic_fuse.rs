@@ -107,12 +107,15 @@ struct FusedProducer<'a, P> {
     fuse: Fuse<'a>,
 }
 
-impl<P: Producer> Producer for FusedProducer<'_, P> {
+impl<'a, P: Producer> Producer for FusedProducer<'a, P> {
     type Item = P::Item;
-    type IntoIter = P::IntoIter;
+    type IntoIter = FusedIter<'a, P::IntoIter>;
 
-    fn into_iter(self) -> P::IntoIter {
-        self.base.into_iter()
+    fn into_iter(self) -> Self::IntoIter {
+        FusedIter {
+            base: self.base.into_iter(),
+            fuse: self.fuse,
+        }
     }
 
     fn min_len(&self) -> usize {
@@ -141,6 +144,48 @@ impl<P: Producer> Producer for FusedProducer<'_, P> {
             fuse: self.fuse,
         };
         self.base.fold_with(folder).base
+    }
+}
+
+/// A piece's sequential iterator, for adaptors that drive it themselves (`rev`, `zip`,
+/// `chunks`, ...) instead of through [`FusedProducer::fold_with`]: it ends once the fuse
+/// is blown, from either end.
+///
+/// Its `len()` stays the base's: it can only end early after a panic elsewhere, and that
+/// panic is what reaches the caller, so no consumer acts on the shortfall (the collect
+/// consumers count their writes and never trust the length for memory safety).
+struct FusedIter<'a, I> {
+    base: I,
+    fuse: Fuse<'a>,
+}
+
+impl<I: Iterator> Iterator for FusedIter<'_, I> {
+    type Item = I::Item;
+
+    fn next(&mut self) -> Option<I::Item> {
+        if self.fuse.blown() {
+            return None;
+        }
+        self.base.next()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.base.size_hint()
+    }
+}
+
+impl<I: DoubleEndedIterator> DoubleEndedIterator for FusedIter<'_, I> {
+    fn next_back(&mut self) -> Option<I::Item> {
+        if self.fuse.blown() {
+            return None;
+        }
+        self.base.next_back()
+    }
+}
+
+impl<I: ExactSizeIterator> ExactSizeIterator for FusedIter<'_, I> {
+    fn len(&self) -> usize {
+        self.base.len()
     }
 }
 
