@@ -26,14 +26,17 @@ pub enum DequeKind {
     /// BWoS (block-based work stealing, OSDI'23): blocks with their own metadata; the
     /// owner pushes and pops in its block with plain stores and synchronises with
     /// thieves once per block, granting them its older jobs when they run out. A job
-    /// becomes stealable when its owner next pushes or pops or reaches a safe point
-    /// (a `join`, a job's start, an iterator's piece) after an idle worker asked, or at
-    /// once if its owner's deque had nothing else to steal.
+    /// becomes stealable when its owner next pushes or pops (a lone job: pushes) or
+    /// reaches a safe point (a `join`, a job's start, an iterator's piece) after an idle
+    /// worker asked, or at once if a worker was idle when it was pushed.
     ///
-    /// So, unlike with Chase-Lev and Rayon, a job can stay out of reach while its owner
-    /// is blocked in user code: a `scope` body that spawns two jobs and then waits on a
-    /// channel the second one sends to may wait for ever. Use BWoS for work that does
-    /// not block on other jobs of its pool.
+    /// An owner that does none of these (blocked in user code, say a `scope` body
+    /// waiting on a channel that its last `spawn` sends to) loses its jobs to idle
+    /// workers, which rob them one by one after searching for a while, paying for a
+    /// process-wide barrier each (Linux's `membarrier`; on a Linux kernel that refuses
+    /// it, the pool shows every job to thieves as it is pushed instead). So a program
+    /// that finishes with Chase-Lev finishes with BWoS, though a blocked owner's jobs
+    /// start later.
     Bwos,
 }
 

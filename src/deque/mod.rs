@@ -9,13 +9,14 @@
 //! - `ChaseLev` (the default): crossbeam-deque's Chase-Lev deque.
 //! - `Bwos`: the block-based BWoS queue of `bwos/`, whose owner pushes and pops without
 //!   fences and meets thieves once per block. Jobs it has not granted yet are
-//!   invisible to thieves until its next push or pop, or its next safe point after a
-//!   thief asked (see `bwos/worker.rs` and `DequeKind::Bwos`): an owner blocked in user
-//!   code keeps them.
+//!   invisible to ordinary steals until its next push or pop, or its next safe point
+//!   after a thief asked (see `bwos/worker.rs` and `DequeKind::Bwos`); from an owner
+//!   blocked in user code, an idle thief robs them ([`Stealer::rob`]).
 //!
 //! The injector is crossbeam's with either kind. The kind is a value, dispatched by
 //! `match` in each method: one predictable branch per call.
 
+pub(crate) mod barrier;
 pub mod bench;
 mod bwos;
 mod injector;
@@ -153,6 +154,16 @@ impl<T> Stealer<T> {
         match self {
             Stealer::ChaseLev(s) => s.steal().into(),
             Stealer::Bwos(s) => s.steal(),
+        }
+    }
+
+    /// Takes the oldest job its owner keeps private (with BWoS; Chase-Lev keeps none),
+    /// for a thief that found nothing else for a while: its owner may be blocked in
+    /// user code until that job runs. Costs a process-wide barrier.
+    pub(crate) fn rob(&self) -> Option<T> {
+        match self {
+            Stealer::ChaseLev(_) => None,
+            Stealer::Bwos(s) => s.rob(),
         }
     }
 

@@ -33,9 +33,9 @@
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
 
-use super::barrier;
 use super::job::{ExecuteFn, JobRef};
 use super::sync::{AtomicUsize, Mutex, MutexGuard, Ordering};
+use crate::deque::barrier;
 
 /// How many frames a worker keeps pending at most (nesting depth of joins).
 pub(crate) const CAPACITY: usize = 128;

@@ -72,7 +72,9 @@ fn loom_injected_job_is_never_missed() {
 #[test]
 fn loom_job_pushed_on_empty_deque_is_never_missed() {
     // Worker 0 pushes onto its empty deque; worker 1 must see the job or be woken.
-    model_published_job_is_never_missed(1, |sleep| sleep.new_internal_jobs(1, true));
+    model_published_job_is_never_missed(1, |sleep| {
+        sleep.new_internal_jobs(1, true);
+    });
 }
 
 #[test]

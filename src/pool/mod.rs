@@ -57,7 +57,6 @@
 //! through `WorkerThread::note`, which also records the event in the pool's timeline
 //! when the `trace` feature is on and a recording runs (`crate::trace`).
 
-mod barrier;
 mod broadcast;
 mod build_error;
 mod builder;

@@ -89,7 +89,7 @@ impl Registry {
         breadth_first: bool,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
-        super::barrier::init();
+        crate::deque::barrier::init();
         let new_deque = || match breadth_first {
             true => Local::new_fifo(),
             false => Local::new(deque),
@@ -196,7 +196,13 @@ impl Registry {
     pub(crate) fn pop_injected_job(&self, worker: &Local<JobRef>) -> Option<JobRef> {
         loop {
             match self.injector.steal_batch_and_pop(worker) {
-                Steal::Success(job) => return Some(job),
+                Steal::Success(job) => {
+                    if !crate::deque::barrier::thieves_may_claim() {
+                        // As in `WorkerThread::push`: nobody could rob the batch.
+                        worker.grant_all();
+                    }
+                    return Some(job);
+                }
                 Steal::Empty => return None,
                 Steal::Retry => {}
             }
@@ -207,7 +213,7 @@ impl Registry {
     /// queued on any worker's deque, or pending in a worker's join frames that thieves
     /// may claim (the last check before sleeping).
     pub(crate) fn has_work(&self, index: usize) -> bool {
-        let claimable = super::barrier::thieves_may_claim();
+        let claimable = crate::deque::barrier::thieves_may_claim();
         !self.injector.is_empty()
             || !self.thread_infos[index].broadcasts.is_empty()
             || self
@@ -216,23 +222,33 @@ impl Registry {
                 .any(|info| !info.stealer.is_empty() || (claimable && info.frames.has_pending()))
     }
 
-    /// Worker `thief` claims the oldest pending join frame of another worker, trying
-    /// each from `start` on (see `frames.rs`); the victim is asked to publish its next.
+    /// Worker `thief` claims the oldest pending join frame of another worker, or else
+    /// robs the oldest job its deque keeps private (BWoS), trying each from `start` on
+    /// (see `frames.rs`, `deque/bwos/stealer.rs`); the victim is asked to publish its
+    /// next.
     pub(crate) fn claim_frame(&self, thief: usize, start: usize) -> Option<JobRef> {
-        if !super::barrier::thieves_may_claim() {
+        if !crate::deque::barrier::thieves_may_claim() {
             return None;
         }
         let n = self.thread_infos.len();
         (start..n).chain(0..start).find_map(|victim| {
-            let info = &self.thread_infos[victim];
-            if victim == thief || !info.frames.has_pending() {
+            if victim == thief {
                 return None;
             }
-            // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch
-            // comes first; it is being handed out under the stack's lock.
-            let job = info.frames.claim_oldest(|job| unsafe {
-                SpinLatch::init(job.data().cast(), self, victim);
-            })?;
+            let info = &self.thread_infos[victim];
+            let frame = || {
+                // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch
+                // comes first; it is being handed out under the stack's lock.
+                info.frames.claim_oldest(|job| unsafe {
+                    SpinLatch::init(job.data().cast(), self, victim);
+                })
+            };
+            let job = info
+                .frames
+                .has_pending()
+                .then(frame)
+                .flatten()
+                .or_else(|| info.stealer.rob())?;
             info.flags.raise_publish();
             Some(job)
         })

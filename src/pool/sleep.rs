@@ -418,9 +418,11 @@ impl Sleep {
     /// empty deque is fenced like an injection, so a worker falling asleep either sees the
     /// deque non-empty in its final check or is seen asleep here; a push onto a non-empty
     /// deque needs no fence, since the sleeper's final check sees the older job (or the
-    /// owner is still busy with it and pushes again later).
+    /// owner is still busy with it and pushes again later). Returns whether some worker
+    /// was idle (looking for work or asleep), for the pusher to make the job stealable
+    /// now if its deque keeps jobs private (BWoS).
     #[inline]
-    pub(crate) fn new_internal_jobs(&self, n: u32, queue_was_empty: bool) {
+    pub(crate) fn new_internal_jobs(&self, n: u32, queue_was_empty: bool) -> bool {
         if queue_was_empty {
             // Pairs with the fence in `sleep`.
             fence(Ordering::SeqCst);
@@ -433,11 +435,12 @@ impl Sleep {
     pub(crate) fn new_injected_jobs(&self, n: u32, queue_was_empty: bool) {
         // Pairs with the fence in `sleep`.
         fence(Ordering::SeqCst);
-        self.new_jobs(n, queue_was_empty)
+        self.new_jobs(n, queue_was_empty);
     }
 
+    /// Wakes sleepers if needed; returns whether some worker was idle.
     #[inline]
-    fn new_jobs(&self, n: u32, queue_was_empty: bool) {
+    fn new_jobs(&self, n: u32, queue_was_empty: bool) -> bool {
         let mut c = self.counters.load(Ordering::SeqCst);
         while is_sleepy(c) {
             match self.counters.compare_exchange_weak(
@@ -450,11 +453,10 @@ impl Sleep {
                 Err(now) => c = now,
             }
         }
-        let sleepers = sleeping(c);
-        if sleepers == 0 {
-            return;
+        if sleeping(c) != 0 {
+            self.new_jobs_cold(n, queue_was_empty, c);
         }
-        self.new_jobs_cold(n, queue_was_empty, c);
+        inactive(c) != 0
     }
 
     #[cold]

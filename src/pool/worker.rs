@@ -173,7 +173,14 @@ impl WorkerThread {
         let len_before = self.deque.len();
         self.deque.push(job);
         self.note_queued(len_before + 1 + self.frames().pending());
-        self.registry.sleep.new_internal_jobs(1, len_before == 0);
+        let idle = self.registry.sleep.new_internal_jobs(1, len_before == 0);
+        if idle || !crate::deque::barrier::thieves_may_claim() {
+            // A worker is looking for work or asleep: a BWoS deque, which keeps a lone
+            // job private, shows it this one now (Chase-Lev shows every job). Where
+            // idle workers cannot rob private jobs (no process-wide barrier), every job
+            // is shown at once, so that an owner blocked in user code hides none.
+            self.deque.grant_all();
+        }
     }
 
     /// The index of the current thread's worker's (`info`) next join frame, if it may

@@ -180,3 +180,91 @@ fn loom_values_left_are_dropped_once() {
         assert_eq!(drops.load(Ordering::Relaxed), 3);
     });
 }
+
+/// Starts a thread that tries `steals` steals, then `robs` robberies (the pool's idle
+/// thief: it robs only after finding nothing to steal); returns its handle.
+fn start_robber<const S: usize>(
+    worker: &Worker<u32, S>,
+    steals: usize,
+    robs: usize,
+) -> thread::JoinHandle<Vec<u32>> {
+    let stealer = worker.stealer();
+    thread::spawn(move || {
+        let stolen = (0..steals).filter_map(|_| steal_once(&stealer));
+        let robbed = (0..robs).filter_map(|_| stealer.rob());
+        stolen.chain(robbed).collect()
+    })
+}
+
+/// A robber against a popping owner: three values in a block of four, the first
+/// granted, the others private; the robber steals the first and robs the next while
+/// the owner pops them, possibly the very slot being robbed.
+#[test]
+fn loom_robber_and_popping_owner() {
+    loom::model(|| {
+        let worker = Worker::<u32, 4>::with_blocks(1);
+        (0..3).for_each(|i| worker.push(i));
+        let robber = start_robber(&worker, 1, 1);
+        let popped = drain(&worker);
+        check_all_taken(3, popped, vec![robber]);
+    });
+}
+
+/// A robber against a granting owner: the owner pushes once more after the thief
+/// stole the granted value, so it grants the older half of its private slots while
+/// the robber takes the oldest of them.
+#[test]
+fn loom_robber_and_granting_owner() {
+    loom::model(|| {
+        let worker = Worker::<u32, 4>::with_blocks(1);
+        (0..2).for_each(|i| worker.push(i));
+        let robber = start_robber(&worker, 1, 1);
+        worker.push(2);
+        let popped = drain(&worker);
+        check_all_taken(3, popped, vec![robber]);
+    });
+}
+
+/// A robber while the owner closes its block and moves to the next (blocks of two),
+/// then pops back into the first one.
+#[test]
+fn loom_robber_and_owner_crossing_blocks() {
+    loom::model(|| {
+        let worker = Worker::<u32, 2>::with_blocks(2);
+        (0..2).for_each(|i| worker.push(i));
+        let robber = start_robber(&worker, 1, 1);
+        worker.push(2);
+        let popped = drain(&worker);
+        check_all_taken(3, popped, vec![robber]);
+    });
+}
+
+/// Two robbers at once against a popping owner: one gives up on the lock or finds
+/// the slot gone; every value is still taken once.
+#[test]
+fn loom_two_robbers_and_popping_owner() {
+    loom::model(|| {
+        let worker = Worker::<u32, 4>::with_blocks(1);
+        (0..2).for_each(|i| worker.push(i));
+        let robbers = vec![start_robber(&worker, 0, 1), start_robber(&worker, 1, 1)];
+        let popped = drain(&worker);
+        check_all_taken(2, popped, robbers);
+    });
+}
+
+/// An owner blocked (it waits for the robber, as a `scope` body waits on a channel)
+/// loses every value to one thief, robbery after robbery, though it never settles
+/// between them; then it finds its queue empty, and pushes and pops again.
+#[test]
+fn loom_blocked_owner_is_robbed_of_everything() {
+    loom::model(|| {
+        let worker = Worker::<u32, 4>::with_blocks(1);
+        (0..3).for_each(|i| worker.push(i));
+        let taken = start_robber(&worker, 1, 2).join().unwrap();
+        assert_eq!(taken, vec![0, 1, 2]);
+        assert!(worker.is_empty());
+        assert_eq!(worker.pop(), None);
+        worker.push(3);
+        assert_eq!(worker.pop(), Some(3));
+    });
+}

@@ -13,8 +13,12 @@
 //!
 //! Differences from the paper, for the pool: thieves may also take granted slots of
 //! the owner's current block (the owner grants the older half of its private slots
-//! whenever thieves have nothing, so a job pushed on an otherwise empty deque can be
-//! stolen at once, as with Chase-Lev); there is no probabilistic victim choice (the
+//! whenever thieves have nothing and it keeps two or more; the pool has a lone job
+//! granted when a worker is idle, so that it can be stolen at once, as with
+//! Chase-Lev); an idle thief may rob the oldest private value
+//! of an owner that makes no progress (blocked in user code, it may be waiting for
+//! that value to run), with a process-wide barrier as for the pool's lazy join frames
+//! (`Stealer::rob`); there is no probabilistic victim choice (the
 //! pool picks victims); and rings and blocks are freed with the queue, not before (a
 //! queue keeps the most memory it ever needed: 1 KiB per 64 jobs), which spares the
 //! thieves any epoch or hazard bookkeeping.

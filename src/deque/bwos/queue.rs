@@ -6,7 +6,7 @@ use crossbeam_utils::CachePadded;
 
 use super::block::Block;
 use super::ring::Ring;
-use super::sync::{AtomicPtr, AtomicU64, AtomicUsize, Ordering};
+use super::sync::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Mutex, Ordering};
 
 /// The thieves' side: written when a thief moves to the next block or the owner grows
 /// the ring (once per block at most), read by every steal.
@@ -18,12 +18,20 @@ pub(crate) struct Thieves<T, const S: usize> {
 }
 
 /// The owner's position (the owner's own variables, kept here so that
-/// `Stealer::is_empty` can see how many values it holds).
+/// `Stealer::is_empty` can see how many values it holds, and a robber which it may
+/// take), and the flag by which a robber tells the owner to look (see `stealer.rs`).
 pub(crate) struct Owner {
     /// The sequence number of the owner's block.
     pub(crate) seq: AtomicU64,
     /// The next free slot of the owner's block.
     pub(crate) top: AtomicUsize,
+    /// The first private slot of the owner's block: its `limit`, or a grant it is about
+    /// to make, or one past the last slot robbed (robbers raise it).
+    pub(crate) bottom: AtomicUsize,
+    /// Raised by a robber before it looks at `top`; the owner, seeing it after a pop's
+    /// store of `top` or before it changes the word, waits for the robber and
+    /// reconciles (`Worker::settle`).
+    pub(crate) rob: AtomicBool,
 }
 
 /// Rings and blocks, in allocation order; only the owner adds to them (when it grows
@@ -39,6 +47,8 @@ pub(crate) struct Inner<T, const S: usize> {
     /// Where the owner stands: written by the owner only, read by the owner on every
     /// push and pop and by `Stealer::is_empty`.
     pub(crate) owner: CachePadded<Owner>,
+    /// Held by a robber for its whole visit, and by the owner while it reconciles.
+    pub(crate) robbers: Mutex<()>,
     storage: std::cell::UnsafeCell<Storage<T, S>>,
 }
 
@@ -64,7 +74,10 @@ impl<T, const S: usize> Inner<T, S> {
             owner: CachePadded::new(Owner {
                 seq: AtomicU64::new(0),
                 top: AtomicUsize::new(0),
+                bottom: AtomicUsize::new(0),
+                rob: AtomicBool::new(false),
             }),
+            robbers: Mutex::new(()),
             storage: std::cell::UnsafeCell::new(Storage {
                 rings: vec![ring],
                 blocks: made,

@@ -1,12 +1,13 @@
 //! The thieves' end of a BWoS queue: take the oldest granted value, one
 //! compare-and-swap on the word of the thieves' block, and move to the next block when
-//! the owner has closed this one and every slot of it is claimed.
+//! the owner has closed this one and every slot of it is claimed; or, for an idle thief
+//! when the owner keeps private values and makes no progress, rob the oldest of them.
 
 use super::queue::Inner;
 use super::sync::{Arc, Ordering};
-use super::word::later;
+use super::word::{Word, later};
 use super::worker::BLOCK_SLOTS;
-use crate::deque::Steal;
+use crate::deque::{Steal, barrier};
 
 /// The thieves' end of a BWoS queue (cloneable, shared by any number of thieves).
 pub(crate) struct Stealer<T, const S: usize = BLOCK_SLOTS> {
@@ -75,6 +76,92 @@ impl<T, const S: usize> Stealer<T, S> {
             }
             self.move_on(seq);
         }
+    }
+
+    /// Takes the oldest of the owner's private values, for a thief that found nothing
+    /// else for a while: the owner may be blocked in user code, waiting for that very
+    /// value to run. Costs a process-wide barrier (see `deque/barrier.rs`), so that the
+    /// owner's pops need none; `None` if another robber is here, the owner keeps
+    /// nothing private, or it is in the middle of changing its position.
+    ///
+    /// The protocol is that of `pool/frames.rs`: the robber raises the `rob` flag, then
+    /// reads the owner's `top`; the owner lowers `top`, then reads the flag. Before the
+    /// owner grants slots, closes its block or moves, it stores where its private slots
+    /// will start (`bottom`; `S` for none), then reads the flag; the robber reads
+    /// `bottom` and takes slot `bottom` only if the word says every slot below it is
+    /// claimed and none above it granted (`pos == limit == bottom`). The owner, seeing
+    /// the flag, waits for the robber (`robbers` lock) and takes the word as the robber
+    /// left it.
+    pub(crate) fn rob(&self) -> Option<T> {
+        let owner = &self.inner.owner;
+        // Relaxed: a hint, to skip the barrier when the owner keeps nothing private.
+        if owner.top.load(Ordering::Relaxed) <= owner.bottom.load(Ordering::Relaxed) {
+            return None;
+        }
+        let _robbers = self.inner.robbers.try_lock().ok()?;
+        // Relaxed: ordered by the barrier. The flag may be up already (a robber took a
+        // value and the owner has not settled since); it goes back as it was if we
+        // take nothing.
+        let was = owner.rob.swap(true, Ordering::Relaxed);
+        // Store-load order against the owner's `pop` and `fence_robbers`: the owner
+        // either sees the flag, or its stores of `top` and `bottom` are visible below.
+        barrier::heavy();
+        let value = self.rob_locked();
+        if value.is_none() && !was {
+            owner.rob.store(false, Ordering::Relaxed);
+        }
+        value
+    }
+
+    /// `rob` once the flag is up and the barrier passed.
+    fn rob_locked(&self) -> Option<T> {
+        let owner = &self.inner.owner;
+        // Acquire, all: each pairs with the owner's Release store of the value, so the
+        // loads after it see what the owner did before. In this order, a position the
+        // owner is changing (`advance`, `move_back`) is either seen whole, or makes the
+        // two sequence numbers differ, or shows a bottom that makes us give up.
+        let seq = owner.seq.load(Ordering::Acquire);
+        let bottom = owner.bottom.load(Ordering::Acquire);
+        let top = owner.top.load(Ordering::Acquire);
+        if owner.seq.load(Ordering::Acquire) != seq || top <= bottom {
+            return None;
+        }
+        // Relaxed: only keeps robbers from jumping over values still granted in earlier
+        // blocks (the thieves' next steal takes those; robbing would break FIFO).
+        if self.inner.thieves.seq.load(Ordering::Relaxed) != seq {
+            return None;
+        }
+        let block = self.inner.ring().block(seq);
+        // Acquire: as in `steal`.
+        let word = block.load(Ordering::Acquire);
+        if word.seq() != seq as u32
+            || word.closed()
+            || word.pos() != bottom
+            || word.limit() != bottom
+        {
+            return None;
+        }
+        // Relaxed: the slot's value is visible through `top` (Acquire above); the swap
+        // fails if the owner or a thief changed the word since we read it.
+        block
+            .compare_exchange(
+                word,
+                Word::new(seq as u32, false, bottom + 1, bottom + 1),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            )
+            .ok()?;
+        // Release: as in `fence_robbers` (a later robber reads it under the lock).
+        owner.bottom.store(bottom + 1, Ordering::Release);
+        // SAFETY: slot `bottom` holds a value (below the top), which the owner no longer
+        // pops (it sees the flag before it reads a slot, then waits for the lock), nor
+        // grants (it had not, and sees the flag before it does), and no thief claims
+        // (the word's `pos` is past it).
+        let value = unsafe { block.read(bottom) };
+        // Release: as in `steal`: the owner reuses the block only once it has counted
+        // this read.
+        block.done().fetch_add(1, Ordering::Release);
+        Some(value)
     }
 
     /// Block `seq` is finished: thieves take from the next one.

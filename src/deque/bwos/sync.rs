@@ -3,14 +3,18 @@
 //! accesses included; otherwise the standard library's.
 
 #[cfg(all(loom, test))]
-pub(crate) use loom::sync::Arc;
+pub(crate) use loom::sync::atomic::{
+    AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 #[cfg(all(loom, test))]
-pub(crate) use loom::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+pub(crate) use loom::sync::{Arc, Mutex};
 
 #[cfg(not(all(loom, test)))]
-pub(crate) use std::sync::Arc;
+pub(crate) use std::sync::atomic::{
+    AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
 #[cfg(not(all(loom, test)))]
-pub(crate) use std::sync::atomic::{AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+pub(crate) use std::sync::{Arc, Mutex};
 
 /// Lets the thread that the owner waits for run (a thief between claiming a slot and
 /// reading it); under loom, lets the model switch threads.

@@ -17,16 +17,25 @@ enum Op {
     Push,
     Pop,
     Steal,
+    /// A steal, and if it finds nothing a robbery: the pool's idle thief.
+    StealOrRob,
 }
 
 fn op() -> impl Strategy<Value = Op> {
-    prop_oneof![3 => Just(Op::Push), 2 => Just(Op::Pop), 2 => Just(Op::Steal)]
+    // Robberies rarer: each costs a process-wide barrier.
+    prop_oneof![
+        9 => Just(Op::Push),
+        6 => Just(Op::Pop),
+        6 => Just(Op::Steal),
+        1 => Just(Op::StealOrRob),
+    ]
 }
 
 /// Runs `ops` on a queue of `S`-slot blocks and checks every answer against a
 /// double-ended queue: the owner pops the newest value, a thief the oldest, and a
 /// thief that found nothing while values were queued finds one after the owner's next
-/// push or pop (the owner grants when thieves run dry).
+/// push or pop if two or more are queued (the owner grants when thieves run dry,
+/// keeping a lone value private), and at once by robbing it.
 fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
     let worker = Worker::<u32, S>::with_blocks(blocks);
     let stealer = worker.stealer();
@@ -45,16 +54,26 @@ fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
             Op::Steal => match stealer.steal() {
                 Steal::Success(v) => assert_eq!(Some(v), model.pop_front()),
                 Steal::Empty => {
+                    // A lone value may stay private (robbing takes it).
                     assert!(
-                        model.is_empty() || !must_find,
+                        model.len() < 2 || !must_find,
                         "nothing stealable after the owner moved, with {model:?} queued"
                     );
                     ran_dry = !model.is_empty();
                 }
                 Steal::Retry => panic!("a lone thief lost a race"),
             },
+            Op::StealOrRob => {
+                let taken = match stealer.steal() {
+                    Steal::Success(v) => Some(v),
+                    Steal::Empty => stealer.rob(),
+                    Steal::Retry => panic!("a lone thief lost a race"),
+                };
+                assert_eq!(taken, model.pop_front(), "the oldest value was not taken");
+                ran_dry = false;
+            }
         }
-        if matches!(op, Op::Steal) {
+        if matches!(op, Op::Steal | Op::StealOrRob) {
             must_find = false;
         } else {
             must_find |= ran_dry;
@@ -154,26 +173,37 @@ fn thieves_outlive_the_owner() {
     assert_eq!(got, (0..7).collect::<Vec<_>>());
 }
 
-/// One owner pushing and popping at random, `thieves` threads stealing, blocks of `S`
-/// slots: every value is taken once, the owner always pops its newest value, and each
-/// thief sees the values it takes in increasing order (they are taken oldest first).
-fn race<const S: usize>(thieves: usize, values: u32, blocks: usize) {
+/// One owner pushing and popping at random, `thieves` threads stealing (and, if
+/// `rob`, robbing the owner's private values whenever they find nothing to steal,
+/// while the owner stops now and then),
+/// blocks of `S` slots: every value is taken once, the owner always pops its newest
+/// value, and each thief sees the values it takes in increasing order (they are taken
+/// oldest first).
+fn race<const S: usize>(thieves: usize, values: u32, blocks: usize, rob: bool) {
     let worker = Worker::<u32, S>::with_blocks(blocks);
     let stealer = worker.stealer();
     let stop = AtomicBool::new(false);
     let stolen = Mutex::new(Vec::new());
+    // The owner starts once every thief runs (else it may finish first).
+    let started = std::sync::Barrier::new(thieves + 1);
     let popped = std::thread::scope(|s| {
         for _ in 0..thieves {
             let stealer: Stealer<u32, S> = stealer.clone();
-            let (stop, stolen) = (&stop, &stolen);
+            let (stop, stolen, started) = (&stop, &stolen, &started);
             s.spawn(move || {
+                started.wait();
                 let mut mine = Vec::new();
                 loop {
                     match stealer.steal() {
                         Steal::Success(v) => mine.push(v),
                         Steal::Retry => {}
                         Steal::Empty if stop.load(Ordering::Acquire) => break,
-                        Steal::Empty => std::hint::spin_loop(),
+                        Steal::Empty => match rob.then(|| stealer.rob()).flatten() {
+                            Some(v) => mine.push(v),
+                            // Yield: spinning robbers starve the crate's other tests
+                            // (the retiring pool's workers never got to sleep).
+                            None => std::thread::yield_now(),
+                        },
                     }
                 }
                 assert!(
@@ -183,6 +213,7 @@ fn race<const S: usize>(thieves: usize, values: u32, blocks: usize) {
                 stolen.lock().unwrap().extend(mine);
             });
         }
+        started.wait();
         let mut stack = Vec::new();
         let mut popped = Vec::new();
         let mut rng = 0x2545_F491_4F6C_DD1Du64;
@@ -191,6 +222,10 @@ fn race<const S: usize>(thieves: usize, values: u32, blocks: usize) {
             rng ^= rng << 13;
             rng ^= rng >> 7;
             rng ^= rng << 17;
+            if rob && rng % 64 == 0 {
+                // Blocked in user code for a while: the robbers' turn.
+                (0..20).for_each(|_| std::thread::yield_now());
+            }
             if next < values && rng % 8 < 5 {
                 worker.push(next);
                 stack.push(next);
@@ -224,17 +259,32 @@ fn race<const S: usize>(thieves: usize, values: u32, blocks: usize) {
 
 #[test]
 fn one_thief_races_the_owner_on_1_slot_blocks() {
-    race::<1>(1, 50_000, 1);
+    race::<1>(1, 50_000, 1, false);
 }
 
 #[test]
 fn two_thieves_race_the_owner_on_2_slot_blocks() {
-    race::<2>(2, 50_000, 1);
+    race::<2>(2, 50_000, 1, false);
 }
 
 #[test]
 fn three_thieves_race_the_owner_on_pool_blocks() {
-    race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS);
+    race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS, false);
+}
+
+#[test]
+fn a_robber_races_the_owner_on_2_slot_blocks() {
+    race::<2>(1, 20_000, 1, true);
+}
+
+#[test]
+fn two_robbers_race_the_owner_on_4_slot_blocks() {
+    race::<4>(2, 20_000, 2, true);
+}
+
+#[test]
+fn two_robbers_race_the_owner_on_pool_blocks() {
+    race::<{ super::worker::BLOCK_SLOTS }>(2, 5_000, super::INITIAL_BLOCKS, true);
 }
 
 /// Values pushed by the owner in bursts far larger than the ring while one slow thief

@@ -9,12 +9,21 @@
 //! Only the owner moves `limit` and `top`; only thieves move `pos`.
 //!
 //! Private slots are invisible to thieves, so after each push and pop the owner makes
-//! sure something is stealable: if nothing is (thieves took all that was granted), it
-//! grants the older half of its private slots. A job therefore waits at most until its
-//! owner's next push or pop to become stealable, and a job pushed on a queue with
-//! nothing else to steal is granted at once. An owner about to stop for a while
+//! sure something is stealable: if nothing is (thieves took all that was granted) and
+//! it keeps two private slots or more, it grants the older half. A job therefore waits
+//! at most until its owner's next push or pop to become stealable, unless it is the
+//! only one (see `keep_one_stealable`: the pool grants it when a worker is idle as it
+//! is pushed, or asks). An owner about to stop for a while
 //! (parked by the shares scheduler) grants everything (`grant_all`), and so does one
 //! that an idle thief asked to publish, at its next safe point (`pool/worker.rs`).
+//!
+//! An owner that does none of these (blocked in user code) would keep its private
+//! values for ever, so an idle thief may *rob* them (`Stealer::rob`), oldest first,
+//! paying for a process-wide barrier so that the owner's path stays fence-free: the
+//! owner's pop stores `top`, issues a compiler fence and checks the `rob` flag; before it
+//! grants or closes a block it stores the new `bottom` of its private slots and checks
+//! the flag the same way. A raised flag sends it to `settle`, which waits for the robber
+//! and takes the word as the robber left it.
 
 use std::cell::Cell;
 
@@ -24,6 +33,7 @@ use super::ring::Ring;
 use super::stealer::Stealer;
 use super::sync::{Arc, Ordering, spin_wait};
 use super::word::{CLOSED, MAX_SLOTS, Word};
+use crate::deque::barrier;
 
 /// Slots per block in the pool's queues: jobs are two words, so a block is 1 KiB.
 pub(crate) const BLOCK_SLOTS: usize = 64;
@@ -95,7 +105,30 @@ impl<T, const S: usize> Worker<T, S> {
         }
         let top = top - 1;
         self.set_top(top);
-        // SAFETY: `limit <= top`: a private slot, written by this owner, never claimable.
+        // Store-load order against `Stealer::rob` (see `deque/barrier.rs`): either the
+        // robber sees the new top, or we see its flag.
+        barrier::light();
+        // Relaxed: ordered by the barriers.
+        if self.inner.owner.rob.load(Ordering::Relaxed) {
+            return self.pop_robbed(top);
+        }
+        // SAFETY: `limit <= top`: a private slot, written by this owner, never claimable
+        // (nor robbable: a robber that came before the barrier saw the new top).
+        let value = unsafe { self.block().read(top) };
+        self.keep_one_stealable(top);
+        Some(value)
+    }
+
+    /// `pop` of slot `top` (already below the top) while a robber visits or visited.
+    #[cold]
+    #[inline(never)]
+    fn pop_robbed(&self, top: usize) -> Option<T> {
+        self.settle_slow();
+        if top < self.limit.get() {
+            // Robbed (`settle` put the top back above it): pop what is left.
+            return self.pop();
+        }
+        // SAFETY: still a private slot, and the robber is gone (it took older ones).
         let value = unsafe { self.block().read(top) };
         self.keep_one_stealable(top);
         Some(value)
@@ -104,8 +137,12 @@ impl<T, const S: usize> Worker<T, S> {
     /// Grants every private value: for an owner about to stop pushing and popping for
     /// a while (parked by the shares scheduler), so that thieves can take all its work.
     pub(crate) fn grant_all(&self) {
+        self.settle();
         let top = self.top();
-        if top > self.limit.get() {
+        while top > self.limit.get() {
+            if self.fence_robbers(top) {
+                continue;
+            }
             // Release: as in `keep_one_stealable`. A read-modify-write: thieves may be
             // claiming granted slots of this block at the same time.
             self.block()
@@ -114,9 +151,58 @@ impl<T, const S: usize> Worker<T, S> {
         }
     }
 
+    /// Before the owner grants up to `bottom` or closes its block (`bottom == S`):
+    /// shows robbers where its private slots will start, then looks for one (as `pop`
+    /// does). True if one had visited: the owner settled, and must look again at what
+    /// it was about to do.
+    #[inline]
+    fn fence_robbers(&self, bottom: usize) -> bool {
+        // Release: a robber that reads this bottom and then the word sees every change
+        // the owner made to the word before.
+        self.inner.owner.bottom.store(bottom, Ordering::Release);
+        // Store-load order against `Stealer::rob` (see `pop`).
+        barrier::light();
+        self.settle()
+    }
+
+    /// If a robber raised the flag: waits for it to finish and takes the block's word
+    /// as it is (robbed slots moved `pos` and `limit` up). True if it did.
+    #[inline]
+    fn settle(&self) -> bool {
+        // Relaxed: the callers order it (a barrier), or it is a hint.
+        let robbed = self.inner.owner.rob.load(Ordering::Relaxed);
+        if robbed {
+            self.settle_slow();
+        }
+        robbed
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn settle_slow(&self) {
+        let _robbers = self.inner.robbers.lock().unwrap_or_else(|e| e.into_inner());
+        // Relaxed: the robbers' changes were made under the lock we now hold.
+        let word = self.block().load(Ordering::Relaxed);
+        let limit = word.limit();
+        if limit != self.limit.get() {
+            debug_assert!(limit > self.limit.get() && word.pos() == limit);
+            self.limit.set(limit);
+            self.floor.set(limit);
+            if self.top() < limit {
+                // The slot a pop was taking was robbed.
+                self.set_top(limit);
+            }
+        }
+        // Release: as in `fence_robbers`.
+        self.inner.owner.bottom.store(limit, Ordering::Release);
+        // Relaxed: the next robber raises it again under the lock.
+        self.inner.owner.rob.store(false, Ordering::Relaxed);
+    }
+
     /// Whether the queue holds nothing (as far as the owner can tell: a thief may be
     /// taking the last granted value right now).
     pub(crate) fn is_empty(&self) -> bool {
+        self.settle();
         // Relaxed: a look at the thieves' progress, stale at worst.
         self.top() == self.limit.get()
             && !self.block().load(Ordering::Relaxed).stealable()
@@ -140,10 +226,11 @@ impl<T, const S: usize> Worker<T, S> {
 
     #[inline]
     fn set_top(&self, top: usize) {
-        // Relaxed: read by other threads only in `Stealer::is_empty`, the pool's last
-        // look before a worker sleeps, which the pool orders with SeqCst fences on both
-        // sides (see `pool/sleep.rs`).
-        self.inner.owner.top.store(top, Ordering::Relaxed)
+        // Release: a robber that reads this top (Acquire) sees the values pushed below
+        // it. (`Stealer::is_empty`, the pool's last look before a worker sleeps, needs
+        // no more than Relaxed: the pool orders it with SeqCst fences on both sides,
+        // see `pool/sleep.rs`.)
+        self.inner.owner.top.store(top, Ordering::Release)
     }
 
     /// The sequence number of the current block.
@@ -154,8 +241,9 @@ impl<T, const S: usize> Worker<T, S> {
     }
 
     fn set_seq(&self, seq: u64) {
-        // Relaxed: as in `set_top`.
-        self.inner.owner.seq.store(seq, Ordering::Relaxed)
+        // Release: a robber that reads this sequence number (Acquire) sees the block's
+        // word and top as the owner set them before.
+        self.inner.owner.seq.store(seq, Ordering::Release)
     }
 
     #[inline]
@@ -170,8 +258,14 @@ impl<T, const S: usize> Worker<T, S> {
         unsafe { &*self.ring.get() }
     }
 
-    /// With `top` the new top: if the owner keeps private slots and thieves have
-    /// nothing to take, grants the older half of the private slots.
+    /// With `top` the new top: if the owner keeps two private slots or more and
+    /// thieves have nothing to take, grants the older half of the private slots.
+    ///
+    /// A lone private value stays private, so that push+pop pairs on an empty queue
+    /// (the commonest use) never meet thieves: granting it would cost the pop a
+    /// compare-and-swap to take it back. Thieves get it when the owner pushes again,
+    /// grants all (the pool does when a worker is idle as it pushes, or asks), or from
+    /// a robbery.
     ///
     /// "Nothing to take" is judged cheaply: thieves still in an earlier block (all of
     /// whose slots were granted) have something, or have just emptied it and will
@@ -181,7 +275,7 @@ impl<T, const S: usize> Worker<T, S> {
     #[inline]
     fn keep_one_stealable(&self, top: usize) {
         let limit = self.limit.get();
-        if top == limit {
+        if top <= limit + 1 {
             return;
         }
         if self.floor.get() < limit {
@@ -201,9 +295,17 @@ impl<T, const S: usize> Worker<T, S> {
 
     /// Grants the older half of the private slots, thieves having taken every slot
     /// granted before (`pos == limit`).
-    fn grant_more(&self, top: usize) {
-        let limit = self.limit.get();
-        let granted = limit + (top - limit).div_ceil(2);
+    fn grant_more(&self, mut top: usize) {
+        let mut limit = self.limit.get();
+        let mut granted = limit + (top - limit).div_ceil(2);
+        while self.fence_robbers(granted) {
+            // A robber took the oldest private values (maybe all): look again.
+            (top, limit) = (self.top(), self.limit.get());
+            if top == limit {
+                return;
+            }
+            granted = limit + (top - limit).div_ceil(2);
+        }
         let block = self.block();
         // No thief can change the word until we grant (a claim needs `pos < limit`, and
         // a stale thief's expected word has it), so a store does, of the word as it is:
@@ -238,6 +340,9 @@ impl<T, const S: usize> Worker<T, S> {
     /// Moves to the next block (the current one is full): the current block is closed
     /// with all its slots granted.
     fn advance(&self) {
+        // No robber may claim in the block while we close it (a closed block's word
+        // changes only by thieves' claims of granted slots).
+        while self.fence_robbers(S) {}
         let next = self.seq() + 1;
         let block = self.enter(next);
         // Release: publishes the values of the slots granted now (as in
@@ -249,8 +354,13 @@ impl<T, const S: usize> Worker<T, S> {
         self.cur.set(block);
         self.limit.set(0);
         self.floor.set(0);
-        self.set_seq(next);
+        // A robber reads the sequence number, the bottom, the top, then the sequence
+        // number again, and gives up if the two differ (see `Stealer::rob`): with
+        // `next` it reads the top of block `next`; with the old number, bottom 0 comes
+        // with the close, and `S` makes it give up.
         self.set_top(0);
+        self.inner.owner.bottom.store(0, Ordering::Release);
+        self.set_seq(next);
     }
 
     /// Makes the block for sequence number `next` ready for the owner and returns it:
@@ -325,9 +435,18 @@ impl<T, const S: usize> Worker<T, S> {
     #[cold]
     #[inline(never)]
     fn pop_slow(&self) -> Option<T> {
+        // Robbers keep off while the owner takes back or moves (it has no private slot
+        // now): a robber may read the owner's position half-changed by `move_back`.
+        while self.fence_robbers(S) {}
         if self.take_back() || self.move_back() {
             return self.pop();
         }
+        // Release: as in `fence_robbers`; stored after any position `move_back`
+        // restored, so a robber that reads it sees that position.
+        self.inner
+            .owner
+            .bottom
+            .store(self.limit.get(), Ordering::Release);
         None
     }
 
@@ -349,6 +468,8 @@ impl<T, const S: usize> Worker<T, S> {
                 Ok(_) => {
                     self.limit.set(word.pos());
                     self.floor.set(word.pos());
+                    // Release: as in `fence_robbers`.
+                    self.inner.owner.bottom.store(word.pos(), Ordering::Release);
                     return true;
                 }
                 Err(now) => word = now,
@@ -394,6 +515,8 @@ impl<T, const S: usize> Worker<T, S> {
         self.cur.set(prev);
         self.limit.set(word.pos());
         self.floor.set(word.pos());
+        // Release: as in `fence_robbers`.
+        self.inner.owner.bottom.store(word.pos(), Ordering::Release);
         true
     }
 }

@@ -1,4 +1,6 @@
-//! Asymmetric memory barriers for the pending join frames (`frames.rs`).
+//! Asymmetric memory barriers, for the pool's pending join frames (`pool/frames.rs`) and
+//! for thieves that rob a BWoS owner's private slots (`bwos/stealer.rs`). Here because
+//! the deques are the lowest layer that needs them.
 //!
 //! Taking back a pending frame, the owner stores the stack's new top and then reads how
 //! far thieves have claimed; a thief stores its claim and then reads the top. Each side
@@ -13,8 +15,8 @@
 //!
 //! On other systems both sides use a full fence, which is correct and slower. On a Linux
 //! kernel that refuses the call (older than 4.3, or a sandbox that filters it) thieves do
-//! not claim pending frames at all ([`thieves_may_claim`] is false): their owners still
-//! publish them when asked, at their next join or safe point. Under loom both barriers
+//! not claim pending frames or rob BWoS slots at all ([`thieves_may_claim`] is false):
+//! their owners still publish them when asked, at their next join or safe point. Under loom both barriers
 //! are full fences, so the models check the protocol itself.
 
 #[cfg(all(target_os = "linux", not(all(loom, test))))]
