@@ -70,12 +70,12 @@ impl<T> Local<T> {
         }
     }
 
-    /// The kind of this deque.
     /// A Chase-Lev deque whose owner pops its oldest job (Rayon's `breadth_first`).
     pub(crate) fn new_fifo() -> Self {
         Local::ChaseLev(crossbeam_deque::Worker::new_fifo())
     }
 
+    /// The kind of this deque.
     #[cfg(all(test, not(loom)))]
     pub(crate) fn kind(&self) -> DequeKind {
         match self {

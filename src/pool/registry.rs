@@ -90,9 +90,12 @@ impl Registry {
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
         crate::deque::barrier::init();
-        let new_deque = || match breadth_first {
-            true => Local::new_fifo(),
-            false => Local::new(deque),
+        let new_deque = || {
+            if breadth_first {
+                Local::new_fifo()
+            } else {
+                Local::new(deque)
+            }
         };
         let deques: Vec<Local<JobRef>> = (0..n).map(|_| new_deque()).collect();
         let thread_infos = deques
@@ -236,19 +239,16 @@ impl Registry {
                 return None;
             }
             let info = &self.thread_infos[victim];
-            let frame = || {
+            let claimed = if info.frames.has_pending() {
                 // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch
                 // comes first; it is being handed out under the stack's lock.
                 info.frames.claim_oldest(|job| unsafe {
                     SpinLatch::init(job.data().cast(), self, victim);
                 })
+            } else {
+                None
             };
-            let job = info
-                .frames
-                .has_pending()
-                .then(frame)
-                .flatten()
-                .or_else(|| info.stealer.rob())?;
+            let job = claimed.or_else(|| info.stealer.rob())?;
             info.flags.raise_publish();
             Some(job)
         })

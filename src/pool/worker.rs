@@ -283,22 +283,21 @@ impl WorkerThread {
         unsafe { SpinLatch::init(job.data().cast(), &self.registry, self.index) };
     }
 
-    /// Moves the oldest pending join frame to the deque.
-    fn publish_oldest(&self) {
-        if let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) {
-            self.note(Kind::Publish, 0);
-            self.push(job);
-        }
+    /// Moves the oldest pending join frame to the deque; false if none is pending.
+    fn publish_oldest(&self) -> bool {
+        let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) else {
+            return false;
+        };
+        self.note(Kind::Publish, 0);
+        self.push(job);
+        true
     }
 
     /// Moves every unpublished join frame to the deque (before this worker waits, yields
     /// or parks, so that others can run them).
     #[inline]
     pub(crate) fn publish_all(&self) {
-        while let Some(job) = self.frames().publish_oldest(|job| self.prepare_frame(job)) {
-            self.note(Kind::Publish, 0);
-            self.push(job);
-        }
+        while self.publish_oldest() {}
     }
 
     /// An iterator's safe point: the requests raised for this worker are answered.
