@@ -31,6 +31,9 @@ fn main() {
         "{:<52} {:>13} {:>11} {:>11}",
         "workload", "prorata/rayon", "prorata/seq", "rayon/seq"
     );
+    if cores > 1 {
+        machine(rounds, cores);
+    }
     for workers in [1, cores] {
         let (p, r) = pools(workers);
         row(
@@ -107,6 +110,36 @@ fn main() {
     round_trip(rounds, &p, &r);
     coarse(rounds.min(3));
     idle_cpu(&p, &r);
+}
+
+/// What the machine gives to `cores` threads at once: `cores` copies of the sequential
+/// fib(32), one per thread, against one alone. On dedicated cores this is 1.00; on a
+/// virtual machine whose cores share physical ones (or change speed) it is more, and a
+/// row on all workers cannot do better than its one-worker ratio times this, halved.
+fn machine(rounds: usize, cores: usize) {
+    let alone = || sequential::fib(black_box(32));
+    let at_once = || {
+        std::thread::scope(|s| {
+            let others: Vec<_> = (1..cores).map(|_| s.spawn(alone)).collect();
+            let mine = alone();
+            others
+                .into_iter()
+                .map(|t| t.join().unwrap())
+                .fold(mine, u64::max)
+        })
+    };
+    let mut times = [Vec::new(), Vec::new()];
+    for _ in 0..rounds {
+        times[0].push(timed(4, &alone));
+        times[1].push(timed(4, &at_once));
+    }
+    let [a, b] = times.map(median);
+    let name = format!("machine: fib(32) on {cores} threads at once, sequential");
+    println!(
+        "{name:<52} {:>13} {:>11.2}   (time of one copy alone: 1.00)",
+        "",
+        b / a
+    );
 }
 
 /// Times the three versions in interleaved rounds, checks they agree, prints ratios.
