@@ -54,15 +54,26 @@ fn compete(policy: SharePolicy, tickets: &[u32], window: Duration) -> Vec<u64> {
     done.iter().map(|c| c.load(Ordering::Relaxed)).collect()
 }
 
+/// A 3:1 split in the bounds, in one of three windows: a window in which another
+/// process takes a core for long stretches can fall outside (the bounds are about the
+/// allocator, not about the machine's other load), three in a row cannot by chance.
+fn three_to_one_within(policy: SharePolicy, bounds: std::ops::RangeInclusive<f64>) {
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let done = compete(policy, &[3, 1], Duration::from_millis(800));
+        if bounds.contains(&(done[0] as f64 / done[1].max(1) as f64)) {
+            return;
+        }
+        seen.push(done);
+    }
+    panic!("{policy:?}: 3:1 outside {bounds:?} in every window: {seen:?}");
+}
+
 #[test]
 fn three_to_one_gets_about_three_times_the_items() {
-    let done = compete(SharePolicy::Stride, &[3, 1], Duration::from_millis(800));
-    let ratio = done[0] as f64 / done[1].max(1) as f64;
-    assert!((2.0..=4.0).contains(&ratio), "stride: {done:?}");
+    three_to_one_within(SharePolicy::Stride, 2.0..=4.0);
     // Lottery is noisier over short windows: a wider bound.
-    let done = compete(SharePolicy::Lottery, &[3, 1], Duration::from_millis(800));
-    let ratio = done[0] as f64 / done[1].max(1) as f64;
-    assert!((1.5..=6.0).contains(&ratio), "lottery: {done:?}");
+    three_to_one_within(SharePolicy::Lottery, 1.5..=6.0);
 }
 
 /// Eight workers per share but two core permits (`share_cores(2)`): shares divide
