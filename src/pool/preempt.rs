@@ -6,8 +6,9 @@
 //!   `WorkerThread::check_flags` at each job start and each `safe_point`; a `join`
 //!   sees them through its fast path's gate, which a raised flag closes.
 //!   When the preemption request is raised, [`preempt_requested`] runs (cold).
-//! - [`worker_idle`]: a worker ran out of work (`Sleep::start_looking`), is about to
-//!   block (`Sleep::sleep`) or exits (the main loop): a share worker gives its core
+//! - [`worker_idle`]: a worker ran out of work (`Sleep::start_looking`), ends another
+//!   fruitless search round (`Sleep::no_work_found`: it may have taken a core back to
+//!   steal, then found nothing) or exits (the main loop): a share worker gives its core
 //!   back. [`worker_resumed`]: the end of a latch wait, where it takes one again.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -116,9 +117,9 @@ pub(crate) fn preempt_requested(worker: &WorkerThread) {
     worker.registry().shares.on_safe_point(worker.index());
 }
 
-/// The current worker found no work and starts looking (then sleeps): a share
-/// worker gives its core back, and raises its flag so that it takes one before
-/// running anything again.
+/// The current worker found no work (it starts looking, or ends another search
+/// round): a share worker gives its core back, and raises its flag so that it takes
+/// one before running anything again.
 #[inline]
 pub(crate) fn worker_idle() {
     if SHARES_EXIST.load(Ordering::Relaxed) {

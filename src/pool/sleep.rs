@@ -215,6 +215,11 @@ impl Sleep {
         latch: &CoreLatch,
         has_work: impl FnOnce() -> bool,
     ) -> Slept {
+        // A share worker that took a core back during its search (it saw work to
+        // steal) and then found nothing gives it back now, not once asleep: the rounds
+        // below may take milliseconds when threads outnumber cores, and a share
+        // waiting for a core would wait for nothing meanwhile.
+        super::preempt::worker_idle();
         idle.napped = false;
         if idle.rounds < ROUNDS_UNTIL_SLEEPY {
             yield_now();
@@ -289,9 +294,6 @@ impl Sleep {
         if has_work() {
             self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
         } else {
-            // Also here: a worker that took a core back during its search (to
-            // steal) and then found nothing must not sleep holding it.
-            super::preempt::worker_idle();
             *bed = Bed::Blocked;
             super::stats::note_current(crate::trace::Kind::SleepStart, 0);
             // While another worker runs, one sleeper naps instead: a busy worker's
