@@ -99,15 +99,61 @@ fn loom_owner_and_two_thieves() {
     push_then_drain::<1>(2, 2, 1, 2, |_| {});
 }
 
-/// Meant as a block reused while a thief is inside it: two one-slot blocks and three
-/// pushes, so the third push needs the first block again; if a thief took its value,
-/// the owner would reuse it (waiting for that thief to finish reading), else it doubles
-/// the ring. Known gap: none of the executions within the preemption bound reaches the
-/// reuse after a steal (a planted bug there, a thief that never counts its read, passes
-/// this model); the race tests of `tests.rs` cover that path.
+/// Two thieves and a block needed again: two one-slot blocks and three pushes, so the
+/// third push needs the first block again and either reuses it or doubles the ring.
+/// (Within the preemption bound, loom's executions of this model reuse only blocks no
+/// thief took from; `loom_block_reused_after_a_steal` forces that case.)
+#[test]
+fn loom_two_thieves_and_a_block_needed_again() {
+    push_then_drain::<1>(2, 2, 1, 3, |_| {});
+}
+
+/// Steals until it takes a value (the model must leave it one to take).
+fn steal_until_taken<const S: usize>(stealer: &Stealer<u32, S>) -> Vec<u32> {
+    loop {
+        match stealer.steal() {
+            Steal::Success(v) => return vec![v],
+            _ => thread::yield_now(),
+        }
+    }
+}
+
+/// A block reused while a thief is inside it: one-slot blocks in a ring of two. The
+/// second push closes block 0, granting its value; the owner waits until the thief has
+/// claimed it (the thief may not have read it yet, nor counted its read), then pushes
+/// a third value, which needs block 0 again: `enter` must wait for the thief's count
+/// before it writes the slot (loom reports the write racing the thief's read
+/// otherwise, and a count never made hangs the owner, which loom reports too).
 #[test]
 fn loom_block_reused_while_a_thief_is_inside() {
-    push_then_drain::<1>(2, 2, 1, 3, |_| {});
+    loom::model(|| {
+        let worker = Worker::<u32, 1>::with_blocks(2);
+        let stealer = worker.stealer();
+        let peek = worker.stealer();
+        let thief = thread::spawn(move || steal_until_taken(&stealer));
+        (0..2).for_each(|i| worker.push(i));
+        while peek.claimed(0) == 0 {
+            thread::yield_now();
+        }
+        worker.push(2);
+        let popped = drain(&worker);
+        check_all_taken(3, popped, vec![thief]);
+    });
+}
+
+/// A block reused after a robbery: the owner (blocked, as in a `scope` body) is robbed
+/// of its lone private value, then pushes twice, the second push needing the robbed
+/// block again: `enter` must find the robber's read counted.
+#[test]
+fn loom_block_reused_after_a_robbery() {
+    loom::model(|| {
+        let worker = Worker::<u32, 1>::with_blocks(2);
+        worker.push(0);
+        let robbed = start_robber(&worker, 0, 1).join().unwrap();
+        assert_eq!(robbed, vec![0]);
+        (1..3).for_each(|i| worker.push(i));
+        assert_eq!(drain(&worker), vec![2, 1]);
+    });
 }
 
 /// The ring doubles while a thief is inside it: one block of one slot, so the second

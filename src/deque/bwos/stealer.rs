@@ -177,6 +177,18 @@ impl<T, const S: usize> Stealer<T, S> {
         );
     }
 
+    /// How many values thieves have claimed from block `seq` (0 if the block now holds
+    /// another incarnation): lets a loom model wait for a claim.
+    #[cfg(all(test, loom))]
+    pub(crate) fn claimed(&self, seq: u64) -> usize {
+        let word = self.inner.ring().block(seq).load(Ordering::Acquire);
+        if word.seq() == seq as u32 {
+            word.pos()
+        } else {
+            0
+        }
+    }
+
     /// Whether the queue holds no value, granted or private (the pool's last look
     /// before a worker sleeps; errs towards "not empty" while the owner moves).
     pub(crate) fn is_empty(&self) -> bool {
