@@ -9,12 +9,18 @@
 //! - steal-heavy: the owner pushes two values and pops one, 1000 times, then pops
 //!   what is left, while one thief steals without pause (the owner's time).
 //!
+//! The pairs also run on a floor: a stack for one thread whose top is an atomic in
+//! memory, as every work-stealing deque's must be (thieves read it), with no check of
+//! any kind. Its pair is a chain of two store-to-load forwardings of that top, which no
+//! deque's owner path can beat.
+//!
 //! Run: `cargo bench --bench deque`. Quote ratios taken in one run.
 
 #![allow(missing_docs)] // criterion_group! makes an undocumented function
 
+use std::cell::Cell;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
@@ -77,6 +83,51 @@ impl Owner for Deque<u64> {
 impl Take for Thief<u64> {
     fn take(&self) -> Option<u64> {
         self.steal()
+    }
+}
+
+/// The floor of the owner path: a one-thread stack whose top is an atomic in memory
+/// (Relaxed, as a deque owner's own loads and stores of its top are).
+struct Floor {
+    top: AtomicUsize,
+    slots: Box<[Cell<u64>]>,
+}
+
+impl Floor {
+    fn new() -> Self {
+        Floor {
+            top: AtomicUsize::new(0),
+            slots: (0..1024).map(|_| Cell::new(0)).collect(),
+        }
+    }
+
+    /// `depth` pushes, then `rounds` times 1000 push+pop pairs.
+    fn pairs(&self, depth: u64, rounds: u64) -> Duration {
+        (0..depth).for_each(|i| self.push(i));
+        let start = Instant::now();
+        for _ in 0..rounds {
+            for i in 0..OPS {
+                self.push(black_box(i));
+                black_box(self.pop());
+            }
+        }
+        let time = start.elapsed();
+        while self.pop().is_some() {}
+        time
+    }
+
+    #[inline]
+    fn push(&self, v: u64) {
+        let top = self.top.load(Ordering::Relaxed);
+        self.slots[top].set(v);
+        self.top.store(top + 1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn pop(&self) -> Option<u64> {
+        let top = self.top.load(Ordering::Relaxed).checked_sub(1)?;
+        self.top.store(top, Ordering::Relaxed);
+        Some(self.slots[top].get())
     }
 }
 
@@ -154,6 +205,10 @@ fn bench_deques(c: &mut Criterion) {
         each_deque(|name, make| {
             let deque = make();
             g.bench_function(name, |b| b.iter_custom(|n| deque.pairs(depth, n)));
+        });
+        let floor = Floor::new();
+        g.bench_function("floor (one-thread stack)", |b| {
+            b.iter_custom(|n| floor.pairs(depth, n))
         });
         g.finish();
     }

@@ -157,6 +157,18 @@ impl<T> Stealer<T> {
         }
     }
 
+    /// Steals the oldest job; from a BWoS deque into a BWoS `dest` (the thief's own
+    /// deque, never this one), also moves up to `max - 1` more into `dest`: half of
+    /// what the victim's block offers, one compare-and-swap for the lot. Chase-Lev
+    /// steals one job, as Rayon does.
+    #[inline]
+    pub(crate) fn steal_batch_and_pop(&self, dest: &Local<T>, max: usize) -> Steal<T> {
+        match (self, dest) {
+            (Stealer::Bwos(s), Local::Bwos(w, _)) => s.steal_batch_and_pop(w, max),
+            _ => self.steal(),
+        }
+    }
+
     /// Takes the oldest job its owner keeps private (with BWoS; Chase-Lev keeps none),
     /// for a thief that found nothing else for a while: its owner may be blocked in
     /// user code until that job runs. Costs a process-wide barrier.

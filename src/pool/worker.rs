@@ -33,6 +33,12 @@ thread_local! {
 /// within this delay.
 const PUBLISH_INTERVAL: Duration = Duration::from_micros(50);
 
+/// The most jobs one steal takes from a BWoS deque (half of what the victim's block
+/// offers, up to this): the thief runs the first and queues the rest, so a worker that
+/// spawns many small jobs is robbed once per batch, not once per job. Chase-Lev deques
+/// are stolen from a job at a time.
+const STEAL_BATCH: usize = 8;
+
 /// A small xorshift generator for picking victims (no need for quality, only speed).
 struct XorShift64Star {
     state: Cell<u64>,
@@ -392,7 +398,10 @@ impl WorkerThread {
                 if victim == self.index {
                     continue;
                 }
-                match infos[victim].stealer.steal() {
+                match infos[victim]
+                    .stealer
+                    .steal_batch_and_pop(&self.deque, STEAL_BATCH)
+                {
                     Steal::Success(job) => {
                         infos[victim].flags.raise_publish();
                         self.note(Kind::Steal, victim as u32);

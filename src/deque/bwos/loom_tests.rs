@@ -141,6 +141,45 @@ fn loom_block_reused_while_a_thief_is_inside() {
     });
 }
 
+/// A block reused while a batch thief may be inside it: three-slot blocks in a ring of
+/// two. The fourth push closes block 0 (its values granted); the thief takes batches
+/// (half of what is offered, rounded up) into a queue of its own until it has the three
+/// values of block 0: one, one and one if its first batch came before the close, else
+/// two and one. Once they are claimed, the owner pushes until it has refilled block 0,
+/// and must first wait until every value of every batch is counted as read (a batch
+/// that counts one value for two hangs it). Not reached: a batch that counts before
+/// its last read (with halving, the last batch of a block is of one value unless the
+/// owner took the rest back, and then the block is reused only after other claims).
+#[test]
+fn loom_block_reused_while_a_batch_thief_is_inside() {
+    loom::model(|| {
+        let worker = Worker::<u32, 3>::with_blocks(2);
+        let stealer = worker.stealer();
+        let peek = worker.stealer();
+        let thief = thread::spawn(move || {
+            let own = Worker::<u32, 3>::with_blocks(1);
+            let mut taken = Vec::new();
+            while taken.len() < 3 {
+                match stealer.steal_batch_and_pop(&own, 3) {
+                    Steal::Success(v) => {
+                        taken.push(v);
+                        taken.extend(std::iter::from_fn(|| own.pop()));
+                    }
+                    _ => thread::yield_now(),
+                }
+            }
+            taken
+        });
+        (0..4).for_each(|i| worker.push(i));
+        while peek.claimed(0) < 3 {
+            thread::yield_now();
+        }
+        (4..9).for_each(|i| worker.push(i));
+        let popped = drain(&worker);
+        check_all_taken(9, popped, vec![thief]);
+    });
+}
+
 /// A block reused after a robbery: the owner (blocked, as in a `scope` body) is robbed
 /// of its lone private value, then pushes twice, the second push needing the robbed
 /// block again: `enter` must find the robber's read counted.

@@ -6,7 +6,7 @@
 use super::queue::Inner;
 use super::sync::{Arc, Ordering};
 use super::word::{Word, later};
-use super::worker::BLOCK_SLOTS;
+use super::worker::{BLOCK_SLOTS, Worker};
 use crate::deque::{Steal, barrier};
 
 /// The thieves' end of a BWoS queue (cloneable, shared by any number of thieves).
@@ -27,8 +27,38 @@ impl<T, const S: usize> Stealer<T, S> {
         Stealer { inner }
     }
 
+    /// Whether this is the thieves' end of `inner`.
+    pub(crate) fn is_of(&self, inner: &Arc<Inner<T, S>>) -> bool {
+        Arc::ptr_eq(&self.inner, inner)
+    }
+
     /// Takes the oldest value that the owner has granted.
+    #[inline]
     pub(crate) fn steal(&self) -> Steal<T> {
+        self.take(1, |_| unreachable!("a single steal claims one slot"))
+    }
+
+    /// Takes the oldest granted value and moves more of them into `dest` (the thief's
+    /// own queue): half of what its owner granted and nobody claimed yet in the
+    /// thieves' block, rounded up, at most `max` in all; one compare-and-swap for the
+    /// lot. `dest`'s owner pops them oldest first, so that the thief runs them in the
+    /// order single steals would have (its own thieves take the newest of them first).
+    ///
+    /// `dest` must not be this queue's owner: it would push while its own claims are
+    /// uncounted, and wait for them for ever when it reuses the block.
+    pub(crate) fn steal_batch_and_pop(&self, dest: &Worker<T, S>, max: usize) -> Steal<T> {
+        debug_assert!(
+            !dest.owns(self),
+            "prorata: BWoS batch stolen into its own queue"
+        );
+        self.take(max, |value| dest.push(value))
+    }
+
+    /// Claims up to `max` of the oldest granted values (half of those left in the
+    /// thieves' block, rounded up), returns the first and hands the others, newest
+    /// first, to `rest`.
+    #[inline]
+    fn take(&self, max: usize, mut rest: impl FnMut(T)) -> Steal<T> {
         loop {
             // Acquire: whoever stored this value (a thief moving on, the owner bounding
             // the thieves) had seen block `seq` started, so the loads below see it too.
@@ -47,27 +77,29 @@ impl<T, const S: usize> Stealer<T, S> {
                 return Steal::Retry;
             }
             if word.stealable() {
+                let n = (word.limit() - word.pos()).div_ceil(2).clamp(1, max);
                 // Acquire: the word this swap replaces is the owner's grant or a later
-                // link of its release sequence, so the slot's value is visible.
+                // link of its release sequence, so the slots' values are visible.
                 // Relaxed on failure: we start over.
-                return match block.compare_exchange(
-                    word,
-                    word.claim(1),
-                    Ordering::Acquire,
-                    Ordering::Relaxed,
-                ) {
-                    Ok(_) => {
-                        // SAFETY: moving `pos` past the slot made it ours alone: the owner
-                        // writes a block's slots only at or above its `limit >= pos`, or
-                        // after this claim is counted in `done`.
-                        let value = unsafe { block.read(word.pos()) };
-                        // Release: our read of the slot happens before the owner, which
-                        // acquires the count, writes the slot again.
-                        block.done().fetch_add(1, Ordering::Release);
-                        Steal::Success(value)
-                    }
-                    Err(_) => Steal::Retry,
-                };
+                if block
+                    .compare_exchange(word, word.claim(n), Ordering::Acquire, Ordering::Relaxed)
+                    .is_err()
+                {
+                    return Steal::Retry;
+                }
+                let first = word.pos();
+                // SAFETY: moving `pos` past the slots made them ours alone: the owner
+                // writes a block's slots only at or above its `limit >= pos`, or after
+                // this claim is counted in `done`.
+                let value = unsafe { block.read(first) };
+                for i in (first + 1..first + n).rev() {
+                    // SAFETY: as for the first.
+                    rest(unsafe { block.read(i) });
+                }
+                // Release: our reads of the slots happen before the owner, which
+                // acquires the count, writes them again.
+                block.done().fetch_add(n as u32, Ordering::Release);
+                return Steal::Success(value);
             }
             if !word.closed() {
                 // The owner's block, with nothing granted: the owner grants more at its

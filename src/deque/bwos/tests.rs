@@ -19,6 +19,8 @@ enum Op {
     Steal,
     /// A steal, and if it finds nothing a robbery: the pool's idle thief.
     StealOrRob,
+    /// A batch steal of up to three values into the thief's own queue.
+    StealBatch,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -26,7 +28,8 @@ fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         9 => Just(Op::Push),
         6 => Just(Op::Pop),
-        6 => Just(Op::Steal),
+        4 => Just(Op::Steal),
+        2 => Just(Op::StealBatch),
         1 => Just(Op::StealOrRob),
     ]
 }
@@ -39,6 +42,8 @@ fn op() -> impl Strategy<Value = Op> {
 fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
     let worker = Worker::<u32, S>::with_blocks(blocks);
     let stealer = worker.stealer();
+    // The batch thief's own queue.
+    let dest = Worker::<u32, S>::with_blocks(1);
     let mut model = VecDeque::new();
     let mut next = 0;
     // A thief found nothing while values were queued / the owner has moved since.
@@ -51,8 +56,11 @@ fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
                 next += 1;
             }
             Op::Pop => assert_eq!(worker.pop(), model.pop_back()),
-            Op::Steal => match stealer.steal() {
-                Steal::Success(v) => assert_eq!(Some(v), model.pop_front()),
+            Op::Steal | Op::StealBatch => match steal_into(&stealer, &dest, op) {
+                Steal::Success(batch) => {
+                    let oldest: Vec<u32> = model.drain(..batch.len()).collect();
+                    assert_eq!(batch, oldest, "a batch is not the oldest values in order");
+                }
                 Steal::Empty => {
                     // A lone value may stay private (robbing takes it).
                     assert!(
@@ -73,7 +81,7 @@ fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
                 ran_dry = false;
             }
         }
-        if matches!(op, Op::Steal | Op::StealOrRob) {
+        if matches!(op, Op::Steal | Op::StealBatch | Op::StealOrRob) {
             must_find = false;
         } else {
             must_find |= ran_dry;
@@ -87,6 +95,29 @@ fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
         assert_eq!(Some(v), model.pop_back());
     }
     assert!(model.is_empty());
+}
+
+/// A steal (`Op::Steal`, one value) or a batch steal into `dest` (`Op::StealBatch`,
+/// up to three); on success, the values taken in the order thieves would take them:
+/// the one returned, then those `dest` holds (its owner pops them oldest first).
+fn steal_into<const S: usize>(
+    stealer: &Stealer<u32, S>,
+    dest: &Worker<u32, S>,
+    op: Op,
+) -> Steal<Vec<u32>> {
+    let got = match op {
+        Op::StealBatch => stealer.steal_batch_and_pop(dest, 3),
+        _ => stealer.steal(),
+    };
+    match got {
+        Steal::Success(first) => {
+            let rest: Vec<u32> = std::iter::from_fn(|| dest.pop()).collect();
+            assert!(rest.len() < 3, "a batch larger than asked");
+            Steal::Success(std::iter::once(first).chain(rest).collect())
+        }
+        Steal::Empty => Steal::Empty,
+        Steal::Retry => Steal::Retry,
+    }
 }
 
 proptest! {
@@ -126,6 +157,28 @@ fn owner_is_lifo_and_thieves_fifo_across_many_blocks() {
     }
     assert_eq!(worker.pop(), None);
     assert!(matches!(stealer.steal(), Steal::Empty));
+}
+
+#[test]
+fn a_batch_is_half_of_what_the_block_offers_rounded_up() {
+    let worker = Worker::<u32, 8>::with_blocks(2);
+    let stealer = worker.stealer();
+    let dest = Worker::<u32, 8>::with_blocks(1);
+    // The ninth push closes the first block, granting its eight values.
+    (0..9).for_each(|i| worker.push(i));
+    let batch = |max| {
+        let Steal::Success(first) = stealer.steal_batch_and_pop(&dest, max) else {
+            panic!("nothing to steal")
+        };
+        let rest: Vec<u32> = std::iter::from_fn(|| dest.pop()).collect();
+        std::iter::once(first).chain(rest).collect::<Vec<_>>()
+    };
+    assert_eq!(batch(8), [0, 1, 2, 3]);
+    assert_eq!(batch(8), [4, 5]);
+    assert_eq!(batch(1), [6]);
+    assert_eq!(batch(8), [7]);
+    assert_eq!(worker.pop(), Some(8));
+    assert_eq!(worker.pop(), None);
 }
 
 /// Counts its drops.
@@ -180,6 +233,18 @@ fn thieves_outlive_the_owner() {
 /// value, and each thief sees the values it takes in increasing order (they are taken
 /// oldest first).
 fn race<const S: usize>(thieves: usize, values: u32, blocks: usize, rob: bool) {
+    race_batches::<S>(thieves, values, blocks, rob, 1)
+}
+
+/// `race`, the thieves taking batches of up to `batch` values into queues of their own
+/// (which they empty before they steal again).
+fn race_batches<const S: usize>(
+    thieves: usize,
+    values: u32,
+    blocks: usize,
+    rob: bool,
+    batch: usize,
+) {
     let worker = Worker::<u32, S>::with_blocks(blocks);
     let stealer = worker.stealer();
     let stop = AtomicBool::new(false);
@@ -193,9 +258,13 @@ fn race<const S: usize>(thieves: usize, values: u32, blocks: usize, rob: bool) {
             s.spawn(move || {
                 started.wait();
                 let mut mine = Vec::new();
+                let own = Worker::<u32, S>::with_blocks(1);
                 loop {
-                    match stealer.steal() {
-                        Steal::Success(v) => mine.push(v),
+                    match stealer.steal_batch_and_pop(&own, batch) {
+                        Steal::Success(v) => {
+                            mine.push(v);
+                            mine.extend(std::iter::from_fn(|| own.pop()));
+                        }
                         Steal::Retry => {}
                         Steal::Empty if stop.load(Ordering::Acquire) => break,
                         Steal::Empty => match rob.then(|| stealer.rob()).flatten() {
@@ -270,6 +339,21 @@ fn two_thieves_race_the_owner_on_2_slot_blocks() {
 #[test]
 fn three_thieves_race_the_owner_on_pool_blocks() {
     race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS, false);
+}
+
+#[test]
+fn two_batch_thieves_race_the_owner_on_4_slot_blocks() {
+    race_batches::<4>(2, 50_000, 1, false, 3);
+}
+
+#[test]
+fn three_batch_thieves_race_the_owner_on_pool_blocks() {
+    race_batches::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS, false, 8);
+}
+
+#[test]
+fn batch_thieves_and_a_robber_race_the_owner_on_pool_blocks() {
+    race_batches::<{ super::worker::BLOCK_SLOTS }>(2, 5_000, super::INITIAL_BLOCKS, true, 8);
 }
 
 #[test]

@@ -81,6 +81,11 @@ impl<T, const S: usize> Worker<T, S> {
         Stealer::new(Arc::clone(&self.inner))
     }
 
+    /// Whether `stealer` is the thieves' end of this queue.
+    pub(crate) fn owns(&self, stealer: &Stealer<T, S>) -> bool {
+        stealer.is_of(&self.inner)
+    }
+
     /// Pushes `value` on top.
     #[inline]
     pub(crate) fn push(&self, value: T) {
