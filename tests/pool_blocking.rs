@@ -115,7 +115,9 @@ fn repeated_blocking_scopes() {
                     // The body stops listening once the last job has sent: an earlier
                     // one may run after it on another worker (their order across
                     // workers is unspecified, as with Rayon), and finds no receiver.
-                    s.spawn(move |_| drop(tx.send(i)));
+                    s.spawn(move |_| {
+                        let _ = tx.send(i);
+                    });
                 }
                 let last = round % 5 + 1;
                 while rx.recv().unwrap() != last {}
