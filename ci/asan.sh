@@ -22,6 +22,9 @@ for t in "${tests[@]}"; do args+=(--test "$t"); done
 # whose shadow memory needs terabytes of address space.
 cargo +nightly test --release --target "$target" "${args[@]}" -- \
   --skip num_threads_beyond_the_os_limit --skip share_whose_workers_cannot_start
+# The deques' own tests: the BWoS race tests free replaced rings and blocks while
+# thieves run (through crossbeam-epoch), which ASan checks for use after free.
+cargo +nightly test --release --target "$target" --lib deque::
 PRORATA_SOAK_SECS="${ASAN_SOAK_SECS:-30}" PRORATA_SOAK_WORKERS=4 \
   cargo +nightly test --release --target "$target" --test soak -- --ignored --nocapture
 echo "asan: no invalid access, no leak"

@@ -5,9 +5,13 @@
 # and condvars to loom's), the BWoS deque (src/deque/bwos/loom_tests.rs) and the trace
 # feature's per-worker rings (src/trace/loom_tests.rs). The models compile only with
 # `--cfg loom`.
-# Builds into its own target directory because `--cfg loom` changes every crate.
+# Builds into its own target directory because `--cfg loom` changes every crate; in
+# release (loom explores tens of thousands of executions) with debug assertions on, so
+# that the protocols' own checks (a BWoS thief finding a block not started yet, ...)
+# fail a model too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${LOOM_TARGET_DIR:-target/loom}" \
+CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS=true \
+  RUSTFLAGS="--cfg loom" CARGO_TARGET_DIR="${LOOM_TARGET_DIR:-target/loom}" \
   LOOM_MAX_PREEMPTIONS="${LOOM_MAX_PREEMPTIONS:-3}" \
   cargo test --release --lib loom

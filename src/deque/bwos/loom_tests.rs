@@ -203,6 +203,25 @@ fn loom_ring_doubles_while_a_thief_is_inside() {
     push_then_drain::<1>(1, 1, 2, 3, |_| {});
 }
 
+/// The ring shrinks under a thief: one block of one slot, so the second push doubles
+/// the ring; the owner pops everything (the thief may take the first value), finds
+/// the queue empty and starts over in a fresh ring of one block, then pushes and pops
+/// once more. A thief that read the old ring (or the thieves' old block number) finds
+/// nothing there and looks again; every value is taken once.
+#[test]
+fn loom_ring_shrinks_under_a_thief() {
+    loom::model(|| {
+        let worker = Worker::<u32, 1>::with_blocks(1);
+        let handles = start_thieves(&worker, 1, 2);
+        (0..2).for_each(|i| worker.push(i));
+        let mut popped = drain(&worker);
+        worker.push(2);
+        worker.push(3);
+        popped.extend(drain(&worker));
+        check_all_taken(4, popped, handles);
+    });
+}
+
 /// The pool's sleep protocol relies on `Stealer::is_empty`: a worker about to sleep
 /// announces it (a SeqCst write), fences, and looks at the deques; the owner pushes,
 /// fences, and looks for sleepers. One of the two must see the other.

@@ -1,6 +1,8 @@
 //! What the owner and the thieves of one BWoS queue share: the thieves' position, the
-//! ring of blocks, the owner's published position, and every allocation (freed with the
-//! queue, so that a pointer a thief read stays valid however late it uses it).
+//! ring of blocks, the owner's published position, and every allocation. A ring the
+//! owner replaces (doubled, or shrunk once the queue is empty) and the blocks it drops
+//! go to crossbeam-epoch's collector: thieves hold a guard (`sync::pin`) while they
+//! use a ring or a block, so a pointer a thief read stays valid until it lets go.
 
 use crossbeam_utils::CachePadded;
 
@@ -34,8 +36,8 @@ pub(crate) struct Owner {
     pub(crate) rob: AtomicBool,
 }
 
-/// Rings and blocks, in allocation order; only the owner adds to them (when it grows
-/// the ring), and `Drop` frees them.
+/// The rings and blocks not retired yet (under loom: all of them); only the owner
+/// changes the lists (when it replaces the ring), and `Drop` frees what they hold.
 struct Storage<T, const S: usize> {
     rings: Vec<*mut Ring<T, S>>,
     blocks: Vec<*mut Block<T, S>>,
@@ -85,17 +87,21 @@ impl<T, const S: usize> Inner<T, S> {
         }
     }
 
-    /// The current ring, for a thief.
+    /// The current ring, for a thief holding a guard (`sync::pin`) for as long as it
+    /// uses the ring and its blocks, or for the owner.
     #[inline]
     pub(crate) fn ring(&self) -> &Ring<T, S> {
-        // Acquire: pairs with the owner's Release store of a grown ring, so its pointers
+        // Acquire: pairs with the owner's Release store of a new ring, so its pointers
         // and the words of its fresh blocks are visible.
         let ring = self.thieves.ring.load(Ordering::Acquire);
-        // SAFETY: rings are freed only with the queue, which `self` keeps alive.
+        // SAFETY: a ring is freed only after its retirement (`retire`), once every
+        // guard held then is dropped; the caller holds one, or is the owner, which
+        // retires rings only after it stops using them.
         unsafe { &*ring }
     }
 
-    /// Keeps a grown ring and its fresh blocks until the queue is dropped.
+    /// Keeps a new ring and its fresh blocks until they are retired or the queue is
+    /// dropped.
     ///
     /// # Safety
     /// Only the owner calls this (the storage has no other writer).
@@ -104,6 +110,49 @@ impl<T, const S: usize> Inner<T, S> {
         let storage = unsafe { &mut *self.storage.get() };
         storage.rings.push(ring);
         storage.blocks.extend(blocks);
+    }
+
+    /// How many rings and blocks the queue holds (not yet retired).
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn allocations(&self) -> (usize, usize) {
+        // SAFETY: tests call this from the owner's thread.
+        let storage = unsafe { &*self.storage.get() };
+        (storage.rings.len(), storage.blocks.len())
+    }
+
+    /// Frees a ring that is no longer current, and `blocks` (which no current ring
+    /// holds, and which hold no value), once every thief that may still read them has
+    /// dropped its guard. Under loom they stay until the queue drops.
+    ///
+    /// # Safety
+    /// Only the owner calls this, after it published the ring that replaces `ring`
+    /// and stopped using `ring` and `blocks`; each was passed to `keep` (or made by
+    /// `new`) and is retired once.
+    pub(crate) unsafe fn retire(&self, ring: *mut Ring<T, S>, blocks: Vec<*mut Block<T, S>>) {
+        #[cfg(not(all(loom, test)))]
+        {
+            // SAFETY: the owner is the only thread that touches the storage.
+            let storage = unsafe { &mut *self.storage.get() };
+            storage.rings.retain(|&r| r != ring);
+            let mut gone = blocks.clone();
+            gone.sort_unstable();
+            storage.blocks.retain(|b| gone.binary_search(b).is_err());
+            let guard = super::sync::pin();
+            // SAFETY: nothing reaches `ring` and `blocks` through the current ring any
+            // more, so only thieves that loaded them before, and still hold the guard
+            // they had then, can read them; the collector runs this after those guards
+            // are gone. The blocks hold no value (nothing to drop but the memory).
+            unsafe {
+                guard.defer_unchecked(move || {
+                    drop(Box::from_raw(ring));
+                    for block in blocks {
+                        drop(Box::from_raw(block));
+                    }
+                })
+            };
+        }
+        #[cfg(all(loom, test))]
+        let _ = (ring, blocks);
     }
 }
 

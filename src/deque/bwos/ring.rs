@@ -5,6 +5,7 @@
 //! blocks), and fresh blocks fill the new places.
 
 use super::block::Block;
+use super::sync::Ordering;
 use super::word::Word;
 
 /// A power-of-two array of block pointers. Immutable once published.
@@ -19,13 +20,39 @@ impl<T, const S: usize> Ring<T, S> {
     /// ring before the first one that will use it, so the owner reuses it at once and
     /// thieves that meet it move on.
     pub(crate) fn fresh(len: usize) -> (Ring<T, S>, Vec<*mut Block<T, S>>) {
+        Ring::fresh_at(len, 0)
+    }
+
+    /// A ring of `len` fresh blocks for an owner that starts at block `next`: that
+    /// block is open and empty, and the block for each of `next + 1 .. next + len`
+    /// looks like a finished incarnation of the sequence number one ring before it.
+    /// A thief that looks for an earlier block in it finds a later incarnation or a
+    /// finished one, and moves on.
+    pub(crate) fn started_at(len: usize, next: u64) -> (Ring<T, S>, Vec<*mut Block<T, S>>) {
+        let (ring, made) = Ring::fresh_at(len, next);
+        ring.block(next)
+            .store(Word::new(next as u32, false, 0, 0), Ordering::Relaxed);
+        (ring, made)
+    }
+
+    /// A ring of `len` fresh blocks for an owner about to enter block `next`: the
+    /// block for each of `next .. next + len` looks like a finished incarnation of
+    /// the sequence number one ring before it.
+    fn fresh_at(len: usize, next: u64) -> (Ring<T, S>, Vec<*mut Block<T, S>>) {
         assert!(len.is_power_of_two());
+        let mask = len as u64 - 1;
+        let mut blocks = vec![std::ptr::null::<Block<T, S>>(); len];
         let made: Vec<_> = (0..len as u64)
-            .map(|i| Block::boxed(finished(i.wrapping_sub(len as u64))))
+            .map(|k| {
+                let seq = next.wrapping_add(k);
+                let block = Block::boxed(finished(seq.wrapping_sub(len as u64)));
+                blocks[(seq & mask) as usize] = block;
+                block
+            })
             .collect();
         let ring = Ring {
-            mask: len as u64 - 1,
-            blocks: made.iter().map(|&b| b.cast_const()).collect(),
+            mask,
+            blocks: blocks.into_boxed_slice(),
         };
         (ring, made)
     }
@@ -65,9 +92,16 @@ impl<T, const S: usize> Ring<T, S> {
     /// The block at the place of sequence number `seq`.
     #[inline]
     pub(crate) fn block(&self, seq: u64) -> &Block<T, S> {
-        // SAFETY: every pointer in a ring is to a block of the same queue, and blocks are
-        // freed only when the queue is dropped, after every ring reference is gone.
+        // SAFETY: every pointer in a ring is to a block of the same queue, freed with
+        // the ring's retirement at the earliest (`Inner::retire`): after every thief
+        // that may hold this ring has dropped its guard, and the owner, which retires
+        // it, no longer uses it.
         unsafe { &*self.blocks[(seq & self.mask) as usize] }
+    }
+
+    /// The pointers to every block in the ring.
+    pub(crate) fn blocks(&self) -> Vec<*mut Block<T, S>> {
+        self.blocks.iter().map(|&b| b.cast_mut()).collect()
     }
 }
 

@@ -4,7 +4,7 @@
 //! when the owner keeps private values and makes no progress, rob the oldest of them.
 
 use super::queue::Inner;
-use super::sync::{Arc, Ordering};
+use super::sync::{Arc, Ordering, pin};
 use super::word::{Word, later};
 use super::worker::{BLOCK_SLOTS, Worker};
 use crate::deque::{Steal, barrier};
@@ -59,6 +59,8 @@ impl<T, const S: usize> Stealer<T, S> {
     /// first, to `rest`.
     #[inline]
     fn take(&self, max: usize, mut rest: impl FnMut(T)) -> Steal<T> {
+        // Keeps the ring and blocks we read alive if the owner replaces them meanwhile.
+        let _guard = pin();
         loop {
             // Acquire: whoever stored this value (a thief moving on, the owner bounding
             // the thieves) had seen block `seq` started, so the loads below see it too.
@@ -71,6 +73,12 @@ impl<T, const S: usize> Stealer<T, S> {
                 if later(word.seq(), seq as u32) {
                     // The block was reused: block `seq` was finished.
                     self.move_on(seq);
+                    continue;
+                }
+                // An older incarnation: we read the thieves' block number before the
+                // owner shrank the ring (starting the thieves at its next block), and
+                // the new ring after; look again.
+                if self.inner.thieves.seq.load(Ordering::Acquire) != seq {
                     continue;
                 }
                 debug_assert!(false, "prorata: BWoS thieves ahead of the owner");
@@ -147,6 +155,8 @@ impl<T, const S: usize> Stealer<T, S> {
 
     /// `rob` once the flag is up and the barrier passed.
     fn rob_locked(&self) -> Option<T> {
+        // As in `take`.
+        let _guard = pin();
         let owner = &self.inner.owner;
         // Acquire, all: each pairs with the owner's Release store of the value, so the
         // loads after it see what the owner did before. In this order, a position the
@@ -224,6 +234,8 @@ impl<T, const S: usize> Stealer<T, S> {
     /// Whether the queue holds no value, granted or private (the pool's last look
     /// before a worker sleeps; errs towards "not empty" while the owner moves).
     pub(crate) fn is_empty(&self) -> bool {
+        // As in `take`.
+        let _guard = pin();
         let inner = &*self.inner;
         // Relaxed, all: the owner's position and the words only say whether values are
         // queued; the pool orders this look after its SeqCst fence, and every push

@@ -16,6 +16,30 @@ pub(crate) use std::sync::atomic::{
 #[cfg(not(all(loom, test)))]
 pub(crate) use std::sync::{Arc, Mutex};
 
+/// Keeps every ring and block a thief can reach alive while it holds the guard: the
+/// owner hands those it replaces to the epoch collector (`Inner::retire`), which frees
+/// them once no guard from before is held. Under loom, which does not model the
+/// collector, a guard is nothing and the queue keeps what it replaced until it drops.
+#[cfg(not(all(loom, test)))]
+#[inline]
+pub(crate) fn pin() -> crossbeam_epoch::Guard {
+    crossbeam_epoch::pin()
+}
+
+/// Keeps every ring and block a thief can reach alive while it holds the guard: the
+/// owner hands those it replaces to the epoch collector (`Inner::retire`), which frees
+/// them once no guard from before is held. Under loom, which does not model the
+/// collector, a guard is nothing and the queue keeps what it replaced until it drops.
+#[cfg(all(loom, test))]
+#[inline]
+pub(crate) fn pin() -> Unpinned {
+    Unpinned
+}
+
+/// What `pin` returns under loom: no guard at all.
+#[cfg(all(loom, test))]
+pub(crate) struct Unpinned;
+
 /// Lets the thread that the owner waits for run (a thief between claiming a slot and
 /// reading it); under loom, lets the model switch threads.
 #[cfg(all(loom, test))]

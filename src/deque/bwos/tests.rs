@@ -181,6 +181,35 @@ fn a_batch_is_half_of_what_the_block_offers_rounded_up() {
     assert_eq!(worker.pop(), None);
 }
 
+#[test]
+fn an_emptied_queue_gives_back_what_a_burst_made_it_allocate() {
+    let worker = Worker::<u32, 4>::with_blocks(2);
+    let stealer = worker.stealer();
+    assert_eq!(worker.allocations(), (1, 2));
+    for round in 0..3 {
+        (0..1000).for_each(|i| worker.push(i));
+        let (rings, blocks) = worker.allocations();
+        assert!(
+            rings == 1 && blocks >= 250,
+            "round {round}: {rings} rings, {blocks} blocks"
+        );
+        for i in 0..10 {
+            assert!(matches!(stealer.steal(), Steal::Success(v) if v == i));
+        }
+        for i in (10..1000).rev() {
+            assert_eq!(worker.pop(), Some(i));
+        }
+        assert_eq!(worker.pop(), None);
+        assert_eq!(worker.allocations(), (1, 2), "round {round}");
+        assert!(matches!(stealer.steal(), Steal::Empty));
+        assert!(stealer.is_empty() && worker.is_empty());
+    }
+    worker.push(7);
+    worker.push(8);
+    assert!(matches!(stealer.steal(), Steal::Success(7)));
+    assert_eq!(worker.pop(), Some(8));
+}
+
 /// Counts its drops.
 struct Counted<'a>(&'a AtomicUsize);
 

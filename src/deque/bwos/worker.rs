@@ -53,6 +53,8 @@ pub(crate) struct Worker<T, const S: usize = BLOCK_SLOTS> {
     /// A `pos` the current block's thieves are known to have reached: while it equals
     /// `limit`, nothing granted here is left, and the owner need not look.
     floor: Cell<usize>,
+    /// The ring's length when the queue was made, to which it shrinks when empty.
+    min_blocks: usize,
 }
 
 // SAFETY: the cells and pointers are the owner's private view of `inner`, which is
@@ -71,6 +73,7 @@ impl<T, const S: usize> Worker<T, S> {
             cur: Cell::new(std::ptr::null()),
             limit: Cell::new(0),
             floor: Cell::new(0),
+            min_blocks: blocks,
         };
         worker.cur.set(worker.enter(0));
         worker
@@ -79,6 +82,12 @@ impl<T, const S: usize> Worker<T, S> {
     /// The thieves' end.
     pub(crate) fn stealer(&self) -> Stealer<T, S> {
         Stealer::new(Arc::clone(&self.inner))
+    }
+
+    /// How many rings and blocks the queue holds (not yet retired).
+    #[cfg(all(test, not(loom)))]
+    pub(crate) fn allocations(&self) -> (usize, usize) {
+        self.inner.allocations()
     }
 
     /// Whether `stealer` is the thieves' end of this queue.
@@ -426,13 +435,54 @@ impl<T, const S: usize> Worker<T, S> {
     #[inline(never)]
     fn grow(&self, next: u64) {
         let (ring, made) = self.ring().doubled(next);
+        let old = self.replace_ring(ring, made);
+        // SAFETY: the owner, done with the old ring; its blocks are all in the new one.
+        unsafe { self.inner.retire(old, Vec::new()) };
+    }
+
+    /// Publishes `ring` (whose fresh blocks are `made`) as the current ring; returns
+    /// the one it replaces, for the caller to retire.
+    fn replace_ring(&self, ring: Ring<T, S>, made: Vec<*mut Block<T, S>>) -> *mut Ring<T, S> {
         let ring = Box::into_raw(Box::new(ring));
         // SAFETY: this is the owner.
         unsafe { self.inner.keep(ring, made) };
         // Release: a thief that loads this ring (Acquire) sees its pointers and the
         // words of its fresh blocks.
         self.inner.thieves.ring.store(ring, Ordering::Release);
-        self.ring.set(ring);
+        self.ring.replace(ring).cast_mut()
+    }
+
+    /// With the queue empty and the ring grown: starts over in a fresh ring of the
+    /// initial length at the next block, and retires the old ring with all its
+    /// blocks, so that a queue gives back what a burst of jobs made it allocate.
+    ///
+    /// Nothing is left to take in the old blocks (`pop_slow` found nothing to take
+    /// back in the current block nor the one before, and thieves empty blocks in
+    /// order), and robbers keep off (`bottom` is `S`); a thief that still reads an old
+    /// block, claiming nothing, holds a guard that keeps it alive.
+    #[cold]
+    #[inline(never)]
+    fn shrink(&self) {
+        let next = self.seq() + 1;
+        let old_blocks = self.ring().blocks();
+        // Block `next` is started in the new ring before anyone can see the ring (a
+        // thief that finds a block not started yet takes it for a bug).
+        let (ring, made) = Ring::started_at(self.min_blocks, next);
+        let old = self.replace_ring(ring, made);
+        // Release: a thief that loads this (Acquire) then loads the ring finds the
+        // new one (stored before); one that read the old number and the new ring
+        // finds later or finished incarnations there, and moves on to this one.
+        self.inner.thieves.seq.fetch_max(next, Ordering::Release);
+        self.cur.set(self.ring().block(next));
+        self.limit.set(0);
+        self.floor.set(0);
+        // As in `advance`: top, bottom, then the sequence number.
+        self.set_top(0);
+        self.inner.owner.bottom.store(0, Ordering::Release);
+        self.set_seq(next);
+        // SAFETY: the owner, done with the old ring and its blocks (the new ring holds
+        // fresh blocks only), which hold no value.
+        unsafe { self.inner.retire(old, old_blocks) };
     }
 
     /// `pop` with no private slot left: take back what thieves left of the current
@@ -445,6 +495,9 @@ impl<T, const S: usize> Worker<T, S> {
         while self.fence_robbers(S) {}
         if self.take_back() || self.move_back() {
             return self.pop();
+        }
+        if self.ring().len() > self.min_blocks {
+            self.shrink();
         }
         // Release: as in `fence_robbers`; stored after any position `move_back`
         // restored, so a robber that reads it sees that position.
