@@ -63,10 +63,7 @@ impl<T> Local<T> {
     pub(crate) fn new(kind: DequeKind) -> Self {
         match kind {
             DequeKind::ChaseLev => Local::ChaseLev(crossbeam_deque::Worker::new_lifo()),
-            DequeKind::Bwos => Local::Bwos(
-                bwos::Worker::with_blocks(bwos::INITIAL_BLOCKS),
-                injector::Batch::new(),
-            ),
+            DequeKind::Bwos => Local::Bwos(bwos::Worker::new(), injector::Batch::new()),
         }
     }
 

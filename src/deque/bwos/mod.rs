@@ -41,4 +41,4 @@ mod loom_tests;
 mod tests;
 
 pub(crate) use stealer::Stealer;
-pub(crate) use worker::{INITIAL_BLOCKS, Worker};
+pub(crate) use worker::Worker;

@@ -140,7 +140,7 @@ proptest! {
 
     #[test]
     fn sequential_runs_match_a_deque_with_pool_blocks(ops in prop::collection::vec(op(), 0..600)) {
-        check_against_model::<{ super::worker::BLOCK_SLOTS }>(&ops, super::INITIAL_BLOCKS);
+        check_against_model::<{ super::worker::BLOCK_SLOTS }>(&ops, super::worker::INITIAL_BLOCKS);
     }
 }
 
@@ -208,6 +208,28 @@ fn an_emptied_queue_gives_back_what_a_burst_made_it_allocate() {
     worker.push(8);
     assert!(matches!(stealer.steal(), Steal::Success(7)));
     assert_eq!(worker.pop(), Some(8));
+}
+
+#[test]
+fn a_pool_queue_keeps_a_ring_of_up_to_64_blocks() {
+    use super::worker::{BLOCK_SLOTS, INITIAL_BLOCKS, KEPT_BLOCKS};
+    let worker = Worker::<u32, BLOCK_SLOTS>::new();
+    let burst = |n| {
+        (0..n).for_each(|i| worker.push(i));
+        let grown = worker.allocations();
+        for i in (0..n).rev() {
+            assert_eq!(worker.pop(), Some(i));
+        }
+        assert_eq!(worker.pop(), None);
+        (grown, worker.allocations())
+    };
+    // 1000 jobs: a ring of 16 blocks, kept.
+    let (grown, after) = burst(1000);
+    assert!(grown.1 >= 16 && grown.1 <= KEPT_BLOCKS && after == grown);
+    // 10^4 jobs: a ring of 256 blocks, given back.
+    let (grown, after) = burst(10_000);
+    assert!(grown.1 > KEPT_BLOCKS);
+    assert_eq!(after, (1, INITIAL_BLOCKS));
 }
 
 /// Counts its drops.
@@ -367,7 +389,7 @@ fn two_thieves_race_the_owner_on_2_slot_blocks() {
 
 #[test]
 fn three_thieves_race_the_owner_on_pool_blocks() {
-    race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS, false);
+    race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::worker::INITIAL_BLOCKS, false);
 }
 
 #[test]
@@ -377,12 +399,24 @@ fn two_batch_thieves_race_the_owner_on_4_slot_blocks() {
 
 #[test]
 fn three_batch_thieves_race_the_owner_on_pool_blocks() {
-    race_batches::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::INITIAL_BLOCKS, false, 8);
+    race_batches::<{ super::worker::BLOCK_SLOTS }>(
+        3,
+        200_000,
+        super::worker::INITIAL_BLOCKS,
+        false,
+        8,
+    );
 }
 
 #[test]
 fn batch_thieves_and_a_robber_race_the_owner_on_pool_blocks() {
-    race_batches::<{ super::worker::BLOCK_SLOTS }>(2, 5_000, super::INITIAL_BLOCKS, true, 8);
+    race_batches::<{ super::worker::BLOCK_SLOTS }>(
+        2,
+        5_000,
+        super::worker::INITIAL_BLOCKS,
+        true,
+        8,
+    );
 }
 
 #[test]
@@ -397,7 +431,7 @@ fn two_robbers_race_the_owner_on_4_slot_blocks() {
 
 #[test]
 fn two_robbers_race_the_owner_on_pool_blocks() {
-    race::<{ super::worker::BLOCK_SLOTS }>(2, 5_000, super::INITIAL_BLOCKS, true);
+    race::<{ super::worker::BLOCK_SLOTS }>(2, 5_000, super::worker::INITIAL_BLOCKS, true);
 }
 
 /// Values pushed by the owner in bursts far larger than the ring while one slow thief
