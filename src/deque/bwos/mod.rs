@@ -19,9 +19,10 @@
 //! of an owner that makes no progress (blocked in user code, it may be waiting for
 //! that value to run), with a process-wide barrier as for the pool's lazy join frames
 //! (`Stealer::rob`); there is no probabilistic victim choice (the
-//! pool picks victims); and rings and blocks are freed with the queue, not before (a
-//! queue keeps the most memory it ever needed: 1 KiB per 64 jobs), which spares the
-//! thieves any epoch or hazard bookkeeping.
+//! pool picks victims); a thief may take a batch (half of what the block offers, for
+//! its own queue: `Stealer::steal_batch_and_pop`); and an emptied queue whose ring grew
+//! past a bound starts over in a ring of the initial length, the replaced rings and
+//! blocks going to crossbeam-epoch's collector (thieves pin while they read them).
 //!
 //! `block` (slots and word), `word` (the packed word), `ring` (blocks by sequence
 //! number, and doubling), `queue` (what owner and thieves share), `worker` (the owner's

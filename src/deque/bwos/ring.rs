@@ -2,7 +2,8 @@
 //! needs a block whose slot in the ring still holds one the thieves have not emptied,
 //! the ring is replaced by one twice as long that keeps every live block at its place
 //! for its sequence number (so a thief that still reads the old ring finds the same
-//! blocks), and fresh blocks fill the new places.
+//! blocks), and fresh blocks fill the new places. An owner whose queue empties with a
+//! long ring starts over in a short ring of fresh blocks (`Worker::shrink`).
 
 use super::block::Block;
 use super::sync::Ordering;
