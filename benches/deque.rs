@@ -93,27 +93,34 @@ struct Floor {
     slots: Box<[Cell<u64>]>,
 }
 
+/// The floor has no thieves: `Bench::pairs` is all it runs.
+struct NoThief;
+
+impl Take for NoThief {
+    fn take(&self) -> Option<u64> {
+        None
+    }
+}
+
+impl Owner for Floor {
+    type Thief = NoThief;
+    fn push(&self, v: u64) {
+        Floor::push(self, v)
+    }
+    fn pop(&self) -> Option<u64> {
+        Floor::pop(self)
+    }
+    fn thief(&self) -> NoThief {
+        NoThief
+    }
+}
+
 impl Floor {
     fn new() -> Self {
         Floor {
             top: AtomicUsize::new(0),
             slots: (0..1024).map(|_| Cell::new(0)).collect(),
         }
-    }
-
-    /// `depth` pushes, then `rounds` times 1000 push+pop pairs.
-    fn pairs(&self, depth: u64, rounds: u64) -> Duration {
-        (0..depth).for_each(|i| self.push(i));
-        let start = Instant::now();
-        for _ in 0..rounds {
-            for i in 0..OPS {
-                self.push(black_box(i));
-                black_box(self.pop());
-            }
-        }
-        let time = start.elapsed();
-        while self.pop().is_some() {}
-        time
     }
 
     #[inline]
@@ -208,7 +215,7 @@ fn bench_deques(c: &mut Criterion) {
         });
         let floor = Floor::new();
         g.bench_function("floor (one-thread stack)", |b| {
-            b.iter_custom(|n| floor.pairs(depth, n))
+            b.iter_custom(|n| Bench::pairs(&floor, depth, n))
         });
         g.finish();
     }

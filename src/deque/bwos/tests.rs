@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use proptest::prelude::*;
 
+use super::worker::{BLOCK_SLOTS, INITIAL_BLOCKS};
 use super::{Stealer, Worker};
 use crate::deque::Steal;
 
@@ -140,7 +141,7 @@ proptest! {
 
     #[test]
     fn sequential_runs_match_a_deque_with_pool_blocks(ops in prop::collection::vec(op(), 0..600)) {
-        check_against_model::<{ super::worker::BLOCK_SLOTS }>(&ops, super::worker::INITIAL_BLOCKS);
+        check_against_model::<BLOCK_SLOTS>(&ops, INITIAL_BLOCKS);
     }
 }
 
@@ -212,7 +213,7 @@ fn an_emptied_queue_gives_back_what_a_burst_made_it_allocate() {
 
 #[test]
 fn a_pool_queue_keeps_a_ring_of_up_to_64_blocks() {
-    use super::worker::{BLOCK_SLOTS, INITIAL_BLOCKS, KEPT_BLOCKS};
+    use super::worker::KEPT_BLOCKS;
     let worker = Worker::<u32, BLOCK_SLOTS>::new();
     let burst = |n| {
         (0..n).for_each(|i| worker.push(i));
@@ -389,7 +390,7 @@ fn two_thieves_race_the_owner_on_2_slot_blocks() {
 
 #[test]
 fn three_thieves_race_the_owner_on_pool_blocks() {
-    race::<{ super::worker::BLOCK_SLOTS }>(3, 200_000, super::worker::INITIAL_BLOCKS, false);
+    race::<BLOCK_SLOTS>(3, 200_000, INITIAL_BLOCKS, false);
 }
 
 #[test]
@@ -399,24 +400,12 @@ fn two_batch_thieves_race_the_owner_on_4_slot_blocks() {
 
 #[test]
 fn three_batch_thieves_race_the_owner_on_pool_blocks() {
-    race_batches::<{ super::worker::BLOCK_SLOTS }>(
-        3,
-        200_000,
-        super::worker::INITIAL_BLOCKS,
-        false,
-        8,
-    );
+    race_batches::<BLOCK_SLOTS>(3, 200_000, INITIAL_BLOCKS, false, 8);
 }
 
 #[test]
 fn batch_thieves_and_a_robber_race_the_owner_on_pool_blocks() {
-    race_batches::<{ super::worker::BLOCK_SLOTS }>(
-        2,
-        5_000,
-        super::worker::INITIAL_BLOCKS,
-        true,
-        8,
-    );
+    race_batches::<BLOCK_SLOTS>(2, 5_000, INITIAL_BLOCKS, true, 8);
 }
 
 #[test]
@@ -431,7 +420,7 @@ fn two_robbers_race_the_owner_on_4_slot_blocks() {
 
 #[test]
 fn two_robbers_race_the_owner_on_pool_blocks() {
-    race::<{ super::worker::BLOCK_SLOTS }>(2, 5_000, super::worker::INITIAL_BLOCKS, true);
+    race::<BLOCK_SLOTS>(2, 5_000, INITIAL_BLOCKS, true);
 }
 
 /// Values pushed by the owner in bursts far larger than the ring while one slow thief
