@@ -31,6 +31,8 @@ impl<T, const S: usize> Ring<T, S> {
     /// finished one, and moves on.
     pub(crate) fn started_at(len: usize, next: u64) -> (Ring<T, S>, Vec<*mut Block<T, S>>) {
         let (ring, made) = Ring::fresh_at(len, next);
+        // Relaxed: nobody else sees the ring before the owner publishes it with a
+        // Release store, which a thief acquires before it reads this word.
         ring.block(next)
             .store(Word::new(next as u32, false, 0, 0), Ordering::Relaxed);
         (ring, made)
