@@ -6,7 +6,7 @@
 //!
 //! Each workload runs on a prorata pool built with `DequeKind::ChaseLev`, one built
 //! with `DequeKind::Bwos`, a Rayon pool of as many threads, and sequentially, in
-//! interleaved rounds. The table gives the median times and the ratios of BWoS to each
+//! interleaved rounds (each starting with the next variant). The table gives the median times and the ratios of BWoS to each
 //! of the others (below 1: BWoS is faster); `best` is the ratio of the best times
 //! against Chase-Lev, the steadier one on a busy machine. The deques alone are in
 //! `benches/deque.rs`.
@@ -208,11 +208,17 @@ fn row<R: PartialEq + std::fmt::Debug + Send>(
         );
     }
     let mut times: [Vec<f64>; 4] = Default::default();
-    for _ in 0..ROUNDS {
-        for (run, t) in runners.iter().zip(&mut times) {
+    for round in 0..ROUNDS {
+        // Each round starts with the next variant, so that none always follows the same
+        // one: the previous pool's idle workers still search for work for a while, on a
+        // core the next one needs (with a fixed order, Chase-Lev always ran after Rayon
+        // and the sequential loop, and its fib on 2 workers took 1.2 ms instead of 0.6
+        // in half the runs; now that slow mode falls on either pool).
+        for k in 0..runners.len() {
+            let i = (round + k) % runners.len();
             let start = Instant::now();
-            black_box(run());
-            t.push(start.elapsed().as_secs_f64());
+            black_box(runners[i]());
+            times[i].push(start.elapsed().as_secs_f64());
         }
     }
     let [c, b, r, s] = times.map(|mut t| {
