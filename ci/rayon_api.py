@@ -177,7 +177,12 @@ def merged(paths):
     items = {}
     for c in crates:
         for path, (kind, id_) in c.items.items():
-            items.setdefault(path, (c, kind, id_))
+            # rayon re-exports rayon-core's items (the pool, `join`, ...): keep the crate
+            # that defines an item, so that its methods and impls (associated functions
+            # such as the deprecated `ThreadPool::new` included) are compared too.
+            known = items.get(path)
+            if known is None or (known[0].item(known[2]) is None and c.item(id_) is not None):
+                items[path] = (c, kind, id_)
     return items
 
 

@@ -73,3 +73,71 @@ fn bad_arguments_panic_with_rayons_messages() {
         .par_drain(..=usize::MAX)
         .count());
 }
+
+/// Counts the clones and drops of an element, so that a program can see how often a
+/// source makes its items.
+#[derive(Debug)]
+struct Counted<'c>(&'c [std::sync::atomic::AtomicUsize; 2]);
+
+impl Clone for Counted<'_> {
+    fn clone(&self) -> Self {
+        self.0[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Counted(self.0)
+    }
+}
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.0[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Runs `$body` with `prorata` and then `rayon` as the crate `$r`, with `$c` a fresh
+/// `Counted` element: both must clone and drop it the same number of times.
+macro_rules! same_clones_and_drops {
+    ($name:literal, |$r:ident, $c:ident| $body:expr) => {{
+        let run = |which: &str| {
+            let counters: [std::sync::atomic::AtomicUsize; 2] = Default::default();
+            let result = {
+                let $c = Counted(&counters);
+                if which == "prorata" {
+                    use prorata as $r;
+                    #[allow(unused_imports)]
+                    use $r::prelude::*;
+                    format!("{:?}", $body)
+                } else {
+                    use rayon as $r;
+                    #[allow(unused_imports)]
+                    use $r::prelude::*;
+                    format!("{:?}", $body)
+                }
+            };
+            let read = |i: usize| counters[i].load(std::sync::atomic::Ordering::Relaxed);
+            (result, read(0), read(1))
+        };
+        let (ours, theirs) = (run("prorata"), run("rayon"));
+        assert_eq!(ours, theirs, "{}: (result, clones, drops)", $name);
+    }};
+}
+
+#[test]
+fn repeat_n_makes_its_items_as_rayon_does() {
+    for n in [0, 1, 2, 1000] {
+        same_clones_and_drops!("count", |r, c| r::iter::repeat_n(c, n).count());
+        same_clones_and_drops!("clone then count", |r, c| {
+            let it = r::iter::repeat_n(c, n);
+            (it.clone().count(), it.count())
+        });
+        same_clones_and_drops!("len", |r, c| r::iter::repeat_n(c, n).len());
+        same_clones_and_drops!("skip then count", |r, c| r::iter::repeat_n(c, n)
+            .skip(n / 2)
+            .count());
+        same_clones_and_drops!("collect", |r, c| r::iter::repeat_n(c, n)
+            .collect::<Vec<_>>()
+            .len());
+        same_clones_and_drops!("last", |r, c| r::iter::repeat_n(c, n)
+            .with_min_len(n.max(1))
+            .find_last(|_| true)
+            .is_some());
+    }
+}

@@ -129,7 +129,7 @@ impl ThreadPoolBuilder {
             let _close = CloseScope(&scoped);
             let registry = self.spawn_handler(spawn_one).build_registry()?;
             registry.shares.set_scoped(scoped.clone());
-            let pool = ThreadPool::new(registry);
+            let pool = ThreadPool::from_registry(registry);
             let result = unwind::halt_unwinding(|| with_pool(&pool));
             drop(pool);
             match result {
@@ -497,7 +497,7 @@ impl<S> ThreadPoolBuilder<S> {
     where
         S: ThreadSpawn,
     {
-        self.build_registry().map(ThreadPool::new)
+        self.build_registry().map(ThreadPool::from_registry)
     }
 
     /// Builds the global pool, used by the free functions ([`join`](crate::join),

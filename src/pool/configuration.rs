@@ -147,3 +147,18 @@ impl Configuration {
 pub fn initialize(config: Configuration) -> Result<(), Box<dyn Error>> {
     config.builder.build_global().map_err(Box::from)
 }
+
+impl ThreadPool {
+    /// Builds a pool from a [`Configuration`], as Rayon's first versions did. Use
+    /// [`ThreadPoolBuilder::build`] instead.
+    ///
+    /// ```
+    /// #![allow(deprecated)]
+    /// let pool = prorata::ThreadPool::new(prorata::Configuration::new().num_threads(2)).unwrap();
+    /// assert_eq!(pool.current_num_threads(), 2);
+    /// ```
+    #[deprecated(note = "Use `ThreadPoolBuilder::build`")]
+    pub fn new(configuration: Configuration) -> Result<ThreadPool, Box<dyn Error>> {
+        configuration.build()
+    }
+}

@@ -51,6 +51,44 @@ struct ScopeBase<'scope> {
     marker: PhantomData<fn(&'scope ()) -> &'scope ()>,
 }
 
+impl std::fmt::Debug for ScopeBase<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scope")
+            .field("pool_id", &self.registry.id())
+            .field("panicked", &!self.panic.load(Ordering::Relaxed).is_null())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Shows the pool the scope runs on and whether a job of it has panicked.
+///
+/// ```
+/// prorata::scope(|s| assert!(format!("{s:?}").starts_with("Scope")));
+/// ```
+impl std::fmt::Debug for Scope<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.base.fmt(f)
+    }
+}
+
+/// Shows the pool the scope runs on and whether a job of it has panicked.
+///
+/// ```
+/// prorata::scope_fifo(|s| assert!(format!("{s:?}").starts_with("ScopeFifo")));
+/// ```
+impl std::fmt::Debug for ScopeFifo<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScopeFifo")
+            .field("pool_id", &self.base.registry.id())
+            .field(
+                "panicked",
+                &!self.base.panic.load(Ordering::Relaxed).is_null(),
+            )
+            .field("fifos", &self.fifos.len())
+            .finish_non_exhaustive()
+    }
+}
+
 /// A pointer to a scope that spawned jobs carry across threads.
 struct ScopePtr<T>(*const T);
 

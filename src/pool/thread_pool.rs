@@ -34,7 +34,7 @@ impl fmt::Debug for ThreadPool {
 }
 
 impl ThreadPool {
-    pub(crate) fn new(registry: Arc<Registry>) -> Self {
+    pub(crate) fn from_registry(registry: Arc<Registry>) -> Self {
         ThreadPool { registry }
     }
 

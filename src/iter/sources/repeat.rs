@@ -141,15 +141,9 @@ impl<T: Clone + Send> ParallelIterator for RepeatN<T> {
         Some(self.inner.count)
     }
 
-    /// The count is known: no item is made, so the element is never cloned.
-    ///
-    /// ```
-    /// use prorata::prelude::*;
-    /// assert_eq!(prorata::iter::repeat_n(vec![0u8; 1 << 20], 1000).count(), 1000);
-    /// ```
-    fn count(self) -> usize {
-        self.inner.count
-    }
+    // No `count` shortcut: as in Rayon, counting makes and drops every item, so a
+    // type whose `Clone` or `Drop` has an effect sees the same calls (`len()` is the
+    // way to learn the number without making the items).
 }
 
 impl<T: Clone + Send> IndexedParallelIterator for RepeatN<T> {
@@ -226,7 +220,8 @@ impl<T: Clone> Iterator for RepeatNIter<T> {
         (self.count, Some(self.count))
     }
 
-    // Skipping and counting make no clones (a `step_by` above skips with `nth`).
+    // Skipping makes no clones (a `step_by` above skips with `nth`), as in Rayon;
+    // `count` and `last` keep the default, which makes every item, as Rayon's do.
     fn nth(&mut self, n: usize) -> Option<T> {
         if n >= self.count {
             self.count = 0;
@@ -234,15 +229,6 @@ impl<T: Clone> Iterator for RepeatNIter<T> {
             return None;
         }
         self.count -= n;
-        self.next()
-    }
-
-    fn count(self) -> usize {
-        self.count
-    }
-
-    fn last(mut self) -> Option<T> {
-        self.count = self.count.min(1);
         self.next()
     }
 }
