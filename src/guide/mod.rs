@@ -9,8 +9,10 @@
 //! 4. [Shares](shares): tickets, currencies, `set_tickets`, transfers, policies,
 //!    `stats()`.
 //! 5. [Moving from Rayon](from_rayon): what is the same, what is extra, what differs.
-//! 6. [Progress bars](progress_bars): the `progress` feature.
-//! 7. [Statistics and timelines](timeline): `stats()`, and the `trace` feature.
+//! 6. [Moving a whole program](whole_program): the `rayon` and `rayon-core` shims that
+//!    put every dependency's parallel work on prorata.
+//! 7. [Progress bars](progress_bars): the `progress` feature.
+//! 8. [Statistics and timelines](timeline): `stats()`, and the `trace` feature.
 
 #[doc = include_str!("parallel_iterators.md")]
 pub mod parallel_iterators {}
@@ -26,6 +28,9 @@ pub mod shares {}
 
 #[doc = include_str!("from_rayon.md")]
 pub mod from_rayon {}
+
+#[doc = include_str!("whole_program.md")]
+pub mod whole_program {}
 
 #[doc = include_str!("progress_bars.md")]
 pub mod progress_bars {}

@@ -1,0 +1,1 @@
+//! A program on prorata that uses a library written against Rayon.
