@@ -34,7 +34,6 @@ use super::sync::{AtomicBool, AtomicU64, Condvar, Mutex, MutexGuard, Ordering, f
 const ROUNDS_UNTIL_SLEEPY: u32 = 32;
 #[cfg(all(loom, test))]
 const ROUNDS_UNTIL_SLEEPY: u32 = 1;
-const ROUNDS_UNTIL_SLEEPING: u32 = ROUNDS_UNTIL_SLEEPY + 1;
 
 const SLEEPING_ONE: u64 = 1;
 const INACTIVE_ONE: u64 = 1 << 16;
@@ -83,6 +82,14 @@ struct WorkerSleepState {
     condvar: Condvar,
 }
 
+/// What announcing new jobs found: whether some worker was idle (looking for work or
+/// asleep), and how many sleepers it woke.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Announced {
+    pub(crate) idle: bool,
+    pub(crate) woken: u32,
+}
+
 /// Called with a worker's index to start a new thread for a retired worker.
 pub(crate) type Restart = Box<dyn Fn(usize) + Send + Sync>;
 
@@ -96,6 +103,9 @@ pub(crate) struct Sleep {
     restart: Option<Restart>,
     /// Workers asleep in their main loop retire now, whatever their timeout.
     retire_now: std::sync::atomic::AtomicBool,
+    /// Idle workers go to sleep without rounds of yielding (see
+    /// [`Sleep::sleep_promptly`]).
+    prompt: std::sync::atomic::AtomicBool,
 }
 
 /// Where a worker is in its search for work.
@@ -109,6 +119,8 @@ pub(crate) struct IdleState {
     nap: Duration,
     /// Once asleep this long, the worker's thread exits (`None`: never).
     retire_after: Option<Duration>,
+    /// The round at which it announces itself sleepy (it sleeps one round later).
+    sleepy_at: u32,
 }
 
 impl IdleState {
@@ -135,7 +147,19 @@ impl IdleState {
     /// Whether the worker should claim another worker's pending join frame now: it is
     /// about to sleep, or it woke from a sentinel's nap (see `frames.rs`).
     pub(crate) fn should_claim(&self) -> bool {
-        self.napped || self.rounds >= ROUNDS_UNTIL_SLEEPING
+        self.napped || self.rounds > self.sleepy_at
+    }
+}
+
+/// The pause between announcing sleepiness and the last search: a yield, or a short
+/// spin for a worker that sleeps promptly (`sleepy_at` 0; see `Sleep::sleep_promptly`).
+fn pause(sleepy_at: u32) {
+    if sleepy_at == 0 {
+        for _ in 0..64 {
+            std::hint::spin_loop();
+        }
+    } else {
+        yield_now();
     }
 }
 
@@ -160,6 +184,7 @@ impl Sleep {
                 .collect(),
             restart: None,
             retire_now: std::sync::atomic::AtomicBool::new(false),
+            prompt: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -183,6 +208,17 @@ impl Sleep {
         self
     }
 
+    /// From now on, idle workers sleep at once after one fruitless search, without
+    /// rounds of yielding first: for a pool whose workers run only while they hold
+    /// one of the shares' core permits (a share's, or a pool with shares). Such a
+    /// worker has given its core back when it starts looking; a yield on a core
+    /// that other shares' threads keep busy can leave it off the processor for a
+    /// whole scheduler tick, while a sleeper is woken (and run) at once when its
+    /// share gets work.
+    pub(crate) fn sleep_promptly(&self) {
+        self.prompt.store(true, Ordering::Relaxed);
+    }
+
     /// Worker `worker_index` runs out of work and starts looking.
     #[inline]
     pub(crate) fn start_looking(&self, worker_index: usize) -> IdleState {
@@ -197,6 +233,11 @@ impl Sleep {
             napped: false,
             nap: FIRST_NAP,
             retire_after: None,
+            sleepy_at: if self.prompt.load(Ordering::Relaxed) {
+                0
+            } else {
+                ROUNDS_UNTIL_SLEEPY
+            },
         }
     }
 
@@ -221,16 +262,13 @@ impl Sleep {
         // waiting for a core would wait for nothing meanwhile.
         super::preempt::worker_idle();
         idle.napped = false;
-        if idle.rounds < ROUNDS_UNTIL_SLEEPY {
+        if idle.rounds < idle.sleepy_at {
             yield_now();
             idle.rounds += 1;
-        } else if idle.rounds == ROUNDS_UNTIL_SLEEPY {
+        } else if idle.rounds == idle.sleepy_at {
             idle.jobs_counter = self.announce_sleepy();
             idle.rounds += 1;
-            yield_now();
-        } else if idle.rounds < ROUNDS_UNTIL_SLEEPING {
-            idle.rounds += 1;
-            yield_now();
+            pause(idle.sleepy_at);
         } else {
             return self.sleep(idle, latch, has_work);
         }
@@ -275,7 +313,7 @@ impl Sleep {
             if jec(c) != idle.jobs_counter {
                 // New work was announced since we got sleepy: search again.
                 latch.wake_up();
-                idle.rounds = ROUNDS_UNTIL_SLEEPY;
+                idle.rounds = idle.sleepy_at;
                 return Slept::Again;
             }
             match self.counters.compare_exchange_weak(
@@ -331,7 +369,7 @@ impl Sleep {
             super::stats::note_current(crate::trace::Kind::SleepEnd, u32::from(!idle.napped));
         }
         // After a nap, one search and straight back to sleep if it finds nothing.
-        idle.rounds = if idle.napped { ROUNDS_UNTIL_SLEEPY } else { 0 };
+        idle.rounds = if idle.napped { idle.sleepy_at } else { 0 };
         latch.wake_up();
         Slept::Again
     }
@@ -404,16 +442,18 @@ impl Sleep {
         }
     }
 
-    /// Wakes up to `n` blocked workers.
-    fn wake_any_threads(&self, mut n: u32) {
+    /// Wakes up to `n` blocked workers; returns how many it woke.
+    fn wake_any_threads(&self, n: u32) -> u32 {
+        let mut woken = 0;
         for index in 0..self.states.len() {
-            if n == 0 {
-                return;
+            if woken == n {
+                break;
             }
             if self.wake_specific_thread(index) {
-                n -= 1;
+                woken += 1;
             }
         }
+        woken
     }
 
     /// `n` jobs were pushed by a worker on its own deque (after the push). A push onto an
@@ -424,7 +464,7 @@ impl Sleep {
     /// was idle (looking for work or asleep), for the pusher to make the job stealable
     /// now if its deque keeps jobs private (BWoS).
     #[inline]
-    pub(crate) fn new_internal_jobs(&self, n: u32, queue_was_empty: bool) -> bool {
+    pub(crate) fn new_internal_jobs(&self, n: u32, queue_was_empty: bool) -> Announced {
         if queue_was_empty {
             // Pairs with the fence in `sleep`.
             fence(Ordering::SeqCst);
@@ -437,12 +477,13 @@ impl Sleep {
     pub(crate) fn new_injected_jobs(&self, n: u32, queue_was_empty: bool) {
         // Pairs with the fence in `sleep`.
         fence(Ordering::SeqCst);
-        self.new_jobs(n, queue_was_empty);
+        let _ = self.new_jobs(n, queue_was_empty);
     }
 
-    /// Wakes sleepers if needed; returns whether some worker was idle.
+    /// Wakes sleepers if needed; says whether some worker was idle and how many
+    /// sleepers it woke.
     #[inline]
-    fn new_jobs(&self, n: u32, queue_was_empty: bool) -> bool {
+    fn new_jobs(&self, n: u32, queue_was_empty: bool) -> Announced {
         let mut c = self.counters.load(Ordering::SeqCst);
         while is_sleepy(c) {
             match self.counters.compare_exchange_weak(
@@ -455,20 +496,27 @@ impl Sleep {
                 Err(now) => c = now,
             }
         }
-        if sleeping(c) != 0 {
-            self.new_jobs_cold(n, queue_was_empty, c);
+        let woken = if sleeping(c) != 0 {
+            self.new_jobs_cold(n, queue_was_empty, c)
+        } else {
+            0
+        };
+        Announced {
+            idle: inactive(c) != 0,
+            woken,
         }
-        inactive(c) != 0
     }
 
     #[cold]
-    fn new_jobs_cold(&self, n: u32, queue_was_empty: bool, c: u64) {
+    fn new_jobs_cold(&self, n: u32, queue_was_empty: bool, c: u64) -> u32 {
         let sleepers = sleeping(c);
         let awake_idle = inactive(c).saturating_sub(sleepers);
         if !queue_was_empty {
-            self.wake_any_threads(n.min(sleepers));
+            self.wake_any_threads(n.min(sleepers))
         } else if awake_idle < n {
-            self.wake_any_threads((n - awake_idle).min(sleepers));
+            self.wake_any_threads((n - awake_idle).min(sleepers))
+        } else {
+            0
         }
     }
 

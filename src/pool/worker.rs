@@ -179,8 +179,13 @@ impl WorkerThread {
         let len_before = self.deque.len();
         self.deque.push(job);
         self.note_queued(len_before + 1 + self.frames().pending());
-        let idle = self.registry.sleep.new_internal_jobs(1, len_before == 0);
-        if idle || !crate::deque::barrier::thieves_may_claim() {
+        let announced = self.registry.sleep.new_internal_jobs(1, len_before == 0);
+        if announced.woken > 0 {
+            // A worker of a share woken for this job will ask for a core: the
+            // allocator may take one back for it now (see `shares::PoolShares`).
+            self.registry.shares.workers_woken(announced.woken);
+        }
+        if announced.idle || !crate::deque::barrier::thieves_may_claim() {
             // A worker is looking for work or asleep: a BWoS deque, which keeps a lone
             // job private, shows it this one now (Chase-Lev shows every job). Where
             // idle workers cannot rob private jobs (no process-wide barrier), every job

@@ -58,6 +58,16 @@ struct Slot {
     /// another share waited (see [`Config::hold_nanos`]), until `hold_until`.
     held: u32,
     hold_until: u64,
+    /// Workers of this share woken a moment ago that have not asked for a core
+    /// yet (see [`Allocator::anticipate`]), until `claim_until`.
+    claims: u32,
+    claim_until: u64,
+    /// How long the share was idle before its last call (demand from zero; `None`
+    /// before its second call): a share called again within about a hold has its
+    /// freed cores kept for it (see [`Allocator::hold`]).
+    last_gap: Option<u64>,
+    /// When its demand last fell to zero.
+    paused_at: Option<u64>,
     stats: ShareStats,
 }
 
@@ -460,9 +470,15 @@ impl Allocator {
         self.expire(now);
         self.lapse_holds(now);
         let node = self.tree.node(share);
-        if node.demand == 0 && !node.recent {
+        let (idle, recent) = (node.demand == 0, node.recent);
+        if idle && !recent {
             // The entitlements change: charge the holders for the time before.
             self.settle(now);
+        }
+        if idle {
+            // A call after a pause: how long the pause was decides whether its
+            // cores are kept for it when it pauses again.
+            self.slots[slot].last_gap = self.slots[slot].paused_at.map(|t| now - t.min(now));
         }
         self.tree.add_demand(share, 1);
         if self.slots[slot].idle_since.take().is_some() {
@@ -470,6 +486,8 @@ impl Allocator {
             self.lingering -= 1;
             self.tree.set_recent(share, false);
         }
+        let s = &mut self.slots[slot];
+        s.claims = s.claims.saturating_sub(1);
         self.enqueue(w, slot);
         self.dirty = true;
         self.dispatch(now)
@@ -525,10 +543,18 @@ impl Allocator {
         self.expire(now);
         self.lapse_holds(now);
         let slot = self.give_back(w, now);
-        self.hold(slot, now);
         let share = self.tree.id_at(slot).expect("a holder's share is live");
+        let last = self.tree.node(share).demand == 1;
+        if last && !self.comes_back_soon(slot) {
+            // Its call is over and its calls come farther apart than a hold: the
+            // cores kept for its tail go to the waiters now.
+            self.unhold(slot);
+        } else {
+            self.hold(slot, now);
+        }
         let removed = self.tree.add_demand(share, -1);
         if removed.is_empty() && self.tree.node(share).demand == 0 {
+            self.slots[slot].paused_at = Some(now);
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
             self.lingering += 1;
@@ -539,14 +565,34 @@ impl Allocator {
     }
 
     /// Holder `w` was asked to give its core back and reached a safe point. If
-    /// nobody waits it keeps the core; otherwise it queues again and the core goes
-    /// to whom the policy picks (maybe `w` itself). Returns the workers granted.
+    /// nobody waits it keeps the core, unless a share's workers were woken and
+    /// are about to ask for one (their claim, see [`Allocator::anticipate`]): the
+    /// core is then kept free for that share. Otherwise it queues again and the
+    /// core goes to whom the policy picks (maybe `w` itself). Returns the workers
+    /// granted.
     pub(crate) fn yield_core(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
         let Worker::Holding { slot, .. } = self.workers[w.index()] else {
             panic!("prorata: yield by a worker without a core");
         };
         self.expire(now);
         self.lapse_holds(now);
+        let claimant = (0..self.slots.len()).find(|&c| {
+            let s = &self.slots[c];
+            c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
+        });
+        if let Some(claimant) = claimant {
+            // The policy took this core for the claimant's woken workers: it stays
+            // free for them (for a hold at most), whoever else waits.
+            self.give_back(w, now);
+            self.slots[slot].stats.preemptions += 1;
+            self.enqueue(w, slot);
+            let c = &mut self.slots[claimant];
+            c.claims -= 1;
+            c.held += 1;
+            c.hold_until = c.hold_until.max(c.claim_until);
+            self.held += 1;
+            return self.dispatch(now);
+        }
         if self.slots.iter().all(|s| s.waiting.is_empty()) {
             self.charge(w, now);
             self.unflag(w);
@@ -720,6 +766,53 @@ impl Allocator {
         self.expire(now);
         self.settle(now);
         self.preempt(None)
+    }
+
+    /// Workers of `share` were woken (`n` of them) for work one of its workers
+    /// published, and will ask for a core once the OS runs them. With no free
+    /// core, asks now the holders the policy would take cores from for `n` more
+    /// waiters of `share` (wake-up preemption), and notes the claim: the cores
+    /// they give back at their safe points are kept for `share` for a hold, so
+    /// that its workers start on them at once. Returns the holders newly asked.
+    pub(crate) fn anticipate(&mut self, share: ShareId, n: u32, now: u64) -> Vec<WorkerId> {
+        let slot = share.index();
+        if n == 0 || self.hold_nanos == 0 || !self.tree.contains(share) {
+            return Vec::new();
+        }
+        self.expire(now);
+        self.lapse_holds(now);
+        if self.free > self.held || self.tree.node(share).demand == 0 {
+            // A free core awaits it; or the share is not running (nothing to anticipate).
+            return Vec::new();
+        }
+        self.settle(now);
+        // Cores already on their way to this share count against the claim.
+        let n = n.saturating_sub(self.slots[slot].claims);
+        if n == 0 {
+            return Vec::new();
+        }
+        self.nwait[slot] += n;
+        let victims = self.preempt(Some(slot));
+        self.nwait[slot] -= n;
+        let s = &mut self.slots[slot];
+        s.claims += victims.len() as u32;
+        s.claim_until = now + self.hold_nanos;
+        victims
+    }
+
+    /// Whether `slot`, about to be idle, is likely to be called again within
+    /// about a hold: it was the last time (or nothing is known yet).
+    fn comes_back_soon(&self, slot: usize) -> bool {
+        self.slots[slot]
+            .last_gap
+            .is_none_or(|gap| gap <= 2 * self.hold_nanos)
+    }
+
+    /// The cores kept for `slot` go back to everyone now.
+    fn unhold(&mut self, slot: usize) {
+        let s = &mut self.slots[slot];
+        self.held -= s.held;
+        s.held = 0;
     }
 
     /// Keeps the core `slot` just gave back for it a moment, if a worker of

@@ -245,6 +245,19 @@ impl Permits {
         inner.alloc.start_clock(h.id, now);
     }
 
+    /// `n` workers of `share` were woken and will ask for a core: flags the holders
+    /// that should make room for them (see `Allocator::anticipate`).
+    pub(crate) fn anticipate(&self, share: ShareId, n: u32) {
+        let now = self.now();
+        let flagged = {
+            let mut inner = self.lock();
+            inner.refresh();
+            let flagged = inner.alloc.anticipate(share, n, now);
+            inner.slots_of(&flagged)
+        };
+        flag_all(flagged);
+    }
+
     /// Ends a quantum: flags the holders that must give their core back.
     pub(crate) fn tick_at(&self, now: u64) {
         let flagged = self.lock().tick(now);

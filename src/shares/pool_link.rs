@@ -147,6 +147,19 @@ impl PoolShares {
         }
     }
 
+    /// `n` sleeping workers of this pool were woken for a job one of its workers
+    /// published. Each will ask for a core as soon as the OS runs it; when no core is
+    /// free, the allocator asks now the holders its policy would take one from to
+    /// give it back at their next safe point, and keeps the freed core for this
+    /// share a moment (wake-up preemption: the woken worker then starts on a core
+    /// freed for it, rather than waiting for the OS to run it beside the holders and
+    /// only then asking).
+    pub(crate) fn workers_woken(&self, n: u32) {
+        if let Some(m) = self.member.get() {
+            m.permits.anticipate(m.id, n);
+        }
+    }
+
     /// Worker `index` ran out of work (or exits). Returns whether it gave a core
     /// back (the pool then raises its flag, so that it takes one before its next
     /// job).

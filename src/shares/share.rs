@@ -180,6 +180,8 @@ impl Share {
         let raise = raiser(pool.registry());
         let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
         pool.registry().shares.set_member(workers.clone());
+        // Its workers run only while they hold a core: idle, they sleep at once.
+        pool.registry().sleep.sleep_promptly();
         // Its workers record with the pool or share it is made from.
         crate::trace::adopt(from, pool.registry(), id.index(), tickets);
         crate::pool::enable_shares();
@@ -470,6 +472,9 @@ pub(crate) fn root_permits(registry: &Arc<Registry>) -> Arc<Permits> {
     let permits = registry
         .shares
         .root_permits(registry.num_threads(), raiser(registry));
+    // From its first share on, the pool's own workers run only while they hold a
+    // core: idle, they sleep at once.
+    registry.sleep.sleep_promptly();
     crate::pool::enable_shares();
     permits.clone()
 }

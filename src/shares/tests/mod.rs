@@ -23,3 +23,5 @@ mod permits_tests;
 mod stride_tests;
 #[cfg(not(loom))]
 mod tree_tests;
+#[cfg(not(loom))]
+mod wakeup_tests;

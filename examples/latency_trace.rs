@@ -1,0 +1,122 @@
+//! A timeline of short queries arriving while a long background computation runs: a
+//! 2-worker pool, a share of 900 tickets for the queries and one of 100 for the
+//! background (the setting of `examples/latency.rs`).
+//!
+//! ```sh
+//! cargo run --release --features trace --example latency_trace [OUT_DIR]
+//! ```
+//!
+//! writes `latency.svg` and `latency.json` (Chrome trace events) to OUT_DIR (default:
+//! the current directory), covering one query, and prints, for each of 20 queries, when
+//! (after the call) the query's workers woke, asked for a core, got one and started a
+//! job, when the background's holders gave their cores back, and when the call returned.
+
+use std::fs::File;
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use prorata::prelude::*;
+use prorata::{ThreadPoolBuilder, TraceEventKind, TraceLane};
+
+/// About 0.1 µs of integer work (as in `examples/latency.rs`).
+fn item(i: u64) -> u64 {
+    let mut x = black_box(i) | 1;
+    for _ in 0..40 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+    }
+    x & 0xff
+}
+
+/// The first event of `lane` at or after `from` that `pick` accepts, in µs after `from`.
+fn first(lane: &TraceLane, from: Duration, pick: impl Fn(&TraceEventKind) -> bool) -> String {
+    lane.events
+        .iter()
+        .find(|e| e.at >= from && pick(&e.kind))
+        .map_or_else(
+            || "-".to_owned(),
+            |e| format!("{:.0}", (e.at - from).as_secs_f64() * 1e6),
+        )
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".to_owned()));
+    let pool = ThreadPoolBuilder::new().num_threads(2).build()?;
+    let fg = pool.share(900)?;
+    let bg = pool.share(100)?;
+    let stop = AtomicBool::new(false);
+    let mut calls = Vec::new();
+    let trace = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                bg.install(|| (0..200_000u64).into_par_iter().map(item).sum::<u64>());
+            }
+        });
+        std::thread::sleep(Duration::from_millis(100));
+        pool.start_trace();
+        let origin = Instant::now();
+        for _ in 0..20 {
+            std::thread::sleep(Duration::from_millis(4));
+            let at = origin.elapsed();
+            fg.install(|| (0..10_000u64).into_par_iter().map(item).sum::<u64>());
+            calls.push((at, origin.elapsed()));
+        }
+        let trace = pool.stop_trace();
+        stop.store(true, Ordering::Relaxed);
+        trace
+    });
+    let lanes = trace.lanes();
+    let fg_lanes: Vec<_> = lanes
+        .iter()
+        .filter(|l| l.pool.starts_with("share 1"))
+        .collect();
+    let bg_lanes: Vec<_> = lanes
+        .iter()
+        .filter(|l| l.pool.starts_with("share 2"))
+        .collect();
+    println!(
+        "µs after the call: query workers woken / waiting / granted / job; background preempted; call returned"
+    );
+    for &(at, end) in &calls {
+        let mut row = Vec::new();
+        for l in &fg_lanes {
+            row.push(format!(
+                "w{}: {}/{}/{}/{}",
+                l.worker,
+                first(l, at, |k| matches!(k, TraceEventKind::SleepEnd { .. })),
+                first(l, at, |k| matches!(k, TraceEventKind::CoreWait)),
+                first(l, at, |k| matches!(k, TraceEventKind::CoreGranted)),
+                first(l, at, |k| matches!(k, TraceEventKind::JobStart)),
+            ));
+        }
+        for l in &bg_lanes {
+            row.push(format!(
+                "bg{}: {}",
+                l.worker,
+                first(l, at, |k| matches!(k, TraceEventKind::Preempted))
+            ));
+        }
+        println!(
+            "{}  returned {:.0}",
+            row.join("  "),
+            (end - at).as_secs_f64() * 1e6
+        );
+        if std::env::var_os("LATENCY_EVENTS").is_some() {
+            for l in lanes {
+                let evs: Vec<String> = l
+                    .events
+                    .iter()
+                    .filter(|e| e.at >= at && e.at <= end)
+                    .map(|e| format!("{:.0}:{:?}", (e.at - at).as_secs_f64() * 1e6, e.kind))
+                    .collect();
+                println!("    {} w{}: {}", l.pool, l.worker, evs.join(" "));
+            }
+        }
+    }
+    trace.write_svg(File::create(dir.join("latency.svg"))?)?;
+    trace.write_chrome_json(File::create(dir.join("latency.json"))?)?;
+    Ok(())
+}

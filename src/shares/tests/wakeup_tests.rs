@@ -1,0 +1,171 @@
+//! Wake-up preemption: a share that becomes active, or whose running workers wake
+//! others for the work they publish, gets the cores it is due at the holders' next
+//! safe points, not at the end of a quantum. The mechanism, on the allocator's
+//! virtual clock: a worker of the arriving share asks (`request`) and contends
+//! (`contend`), the policy flags a holder over its part, and that holder's next safe
+//! point (`yield_core`) hands the core over; a worker woken for published work is
+//! announced (`anticipate`) before it runs, and the core its share is due is freed
+//! and kept for it (for a hold at most).
+
+use crate::shares::allocator::{Allocator, Config, WorkerId};
+use crate::shares::policy::SharePolicy::{self, Lottery, MultiWinnerLottery, Stride};
+use crate::shares::tree::ShareId;
+
+const MS: u64 = 1_000_000;
+const US: u64 = 1_000;
+const POLICIES: [SharePolicy; 3] = [Stride, Lottery, MultiWinnerLottery];
+
+/// Two cores, 400 µs holds, 4 ms quanta; a foreground share of 900 tickets and a
+/// background one of 100, two workers each (fg: w[0], w[1]; bg: w[2], w[3]). The
+/// background runs alone on both cores from time 0.
+fn background_running(policy: SharePolicy) -> (Allocator, [ShareId; 2], [WorkerId; 4]) {
+    let mut config = Config::new(2);
+    config.policy = policy;
+    config.quantum_nanos = 4 * MS;
+    config.hold_nanos = 400 * US;
+    let mut alloc = Allocator::new(config);
+    let fg = alloc.add_share(alloc.root(), 900).unwrap();
+    let bg = alloc.add_share(alloc.root(), 100).unwrap();
+    let w: [_; 4] = std::array::from_fn(|_| alloc.add_worker());
+    assert_eq!(alloc.request(w[2], bg, 0), vec![w[2]]);
+    assert_eq!(alloc.request(w[3], bg, 0), vec![w[3]]);
+    // The background runs a while: a quantum ends with nobody else waiting.
+    assert!(alloc.tick(8 * MS).is_empty());
+    alloc.check();
+    (alloc, [fg, bg], w)
+}
+
+#[test]
+fn an_arriving_share_gets_a_core_at_the_first_safe_point_of_a_holder() {
+    for policy in POLICIES {
+        let (mut alloc, [fg, _], w) = background_running(policy);
+        let t = 10 * MS;
+        assert!(
+            alloc.request(w[0], fg, t).is_empty(),
+            "{policy:?}: no core is free"
+        );
+        let flagged = alloc.contend(fg, t);
+        assert_eq!(flagged.len(), 1, "{policy:?}: one holder asked at once");
+        assert!(alloc.is_flagged(flagged[0]));
+        // That holder's next safe point, 50 µs later, well within the quantum.
+        assert_eq!(
+            alloc.yield_core(flagged[0], t + 50 * US),
+            vec![w[0]],
+            "{policy:?}"
+        );
+        assert!(alloc.is_holding(w[0]));
+        alloc.check();
+    }
+}
+
+#[test]
+fn a_woken_worker_finds_the_core_its_share_is_due_kept_for_it() {
+    for policy in POLICIES {
+        let (mut alloc, [fg, _], w) = background_running(policy);
+        let t = 10 * MS;
+        alloc.request(w[0], fg, t);
+        let first = alloc.contend(fg, t);
+        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        // fg's worker publishes work and wakes w[1]: before it runs, the holder the
+        // policy would take a core from is asked.
+        let flagged = alloc.anticipate(fg, 1, t + 60 * US);
+        assert_eq!(flagged.len(), 1, "{policy:?}: the other background holder");
+        // Its safe point: the core stays free for fg, though bg's worker waits.
+        assert!(
+            alloc.yield_core(flagged[0], t + 100 * US).is_empty(),
+            "{policy:?}"
+        );
+        alloc.check();
+        // w[1] runs and asks: granted at once.
+        assert_eq!(
+            alloc.request(w[1], fg, t + 120 * US),
+            vec![w[1]],
+            "{policy:?}"
+        );
+        assert!(alloc.is_holding(w[0]) && alloc.is_holding(w[1]));
+        alloc.check();
+    }
+}
+
+#[test]
+fn a_claim_nobody_takes_goes_back_to_the_waiters_after_a_hold() {
+    let (mut alloc, [fg, _], w) = background_running(Stride);
+    let t = 10 * MS;
+    alloc.request(w[0], fg, t);
+    let first = alloc.contend(fg, t);
+    alloc.yield_core(first[0], t + 50 * US);
+    let flagged = alloc.anticipate(fg, 1, t + 60 * US);
+    alloc.yield_core(flagged[0], t + 100 * US);
+    // The woken worker found nothing to do and never asks.
+    assert_eq!(alloc.next_lapse(), Some(t + 460 * US));
+    assert!(alloc.lapse(t + 400 * US).is_empty(), "lapsed early");
+    let granted = alloc.lapse(t + 460 * US);
+    assert_eq!(granted.len(), 1);
+    assert!(
+        granted[0] == w[2] || granted[0] == w[3],
+        "a background worker"
+    );
+    alloc.check();
+}
+
+#[test]
+fn nothing_is_claimed_while_a_core_is_free_or_for_a_share_not_running() {
+    let (mut alloc, [fg, bg], w) = background_running(Stride);
+    // fg runs nothing: a wake-up of its workers announces nothing.
+    assert!(alloc.anticipate(fg, 1, 10 * MS).is_empty());
+    // A free core: the woken worker will get it when it asks.
+    alloc.release(w[3], 10 * MS);
+    alloc.lapse(11 * MS);
+    assert!(alloc.request(w[0], fg, 11 * MS).contains(&w[0]));
+    assert!(alloc.anticipate(bg, 1, 11 * MS).is_empty());
+    alloc.check();
+}
+
+#[test]
+fn a_share_whose_calls_come_far_apart_keeps_no_core_between_them() {
+    let (mut alloc, [fg, _], w) = background_running(Stride);
+    // A call every 4 ms; from the second on, the pause before each is known.
+    let mut t = 10 * MS;
+    alloc.request(w[0], fg, t);
+    let first = alloc.contend(fg, t);
+    alloc.yield_core(first[0], t + 50 * US);
+    alloc.release(w[0], t + 550 * US);
+    alloc.lapse(t + MS);
+    t += 4 * MS;
+    for _ in 0..3 {
+        alloc.request(w[0], fg, t);
+        let first = alloc.contend(fg, t);
+        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        // The call ends 500 µs later: its core goes to the background at once.
+        let granted = alloc.release(w[0], t + 550 * US);
+        assert_eq!(granted, vec![first[0]], "the background's core comes back");
+        assert_eq!(alloc.next_lapse(), None);
+        alloc.check();
+        t += 4 * MS;
+    }
+}
+
+#[test]
+fn a_share_called_in_a_tight_loop_still_has_its_core_kept() {
+    let (mut alloc, [fg, _], w) = background_running(Stride);
+    let t = 10 * MS;
+    alloc.request(w[0], fg, t);
+    let first = alloc.contend(fg, t);
+    alloc.yield_core(first[0], t + 50 * US);
+    alloc.release(w[0], t + 550 * US);
+    // Back 100 µs later: the pause was short.
+    let t = t + 650 * US;
+    let granted = alloc.request(w[0], fg, t);
+    let holder = if granted.is_empty() {
+        let flagged = alloc.contend(fg, t);
+        alloc.yield_core(flagged[0], t + 50 * US);
+        t + 50 * US
+    } else {
+        t
+    };
+    assert!(alloc.is_holding(w[0]));
+    // This call ends: its pause before was short, so its core is kept a moment.
+    assert!(alloc.release(w[0], holder + 500 * US).is_empty());
+    assert!(alloc.next_lapse().is_some());
+    alloc.check();
+}
