@@ -7,9 +7,11 @@
 //! ```
 //!
 //! writes `latency.svg` and `latency.json` (Chrome trace events) to OUT_DIR (default:
-//! the current directory), covering one query, and prints, for each of 20 queries, when
+//! the current directory), covering one more query and a millisecond either side of
+//! it, and prints, for each of 20 queries, when
 //! (after the call) the query's workers woke, asked for a core, got one and started a
-//! job, when the background's holders gave their cores back, and when the call returned.
+//! job, when the background's holders gave their cores back, and when the call returned
+//! (with `LATENCY_EVENTS=1` set, every event of each query too).
 
 use std::fs::File;
 use std::hint::black_box;
@@ -65,9 +67,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             calls.push((at, origin.elapsed()));
         }
         let trace = pool.stop_trace();
+        // One more query, recorded alone for the picture: 1 ms before and after it.
+        std::thread::sleep(Duration::from_millis(3));
+        pool.start_trace();
+        std::thread::sleep(Duration::from_millis(1));
+        fg.install(|| (0..10_000u64).into_par_iter().map(item).sum::<u64>());
+        std::thread::sleep(Duration::from_millis(1));
+        let picture = pool.stop_trace();
         stop.store(true, Ordering::Relaxed);
-        trace
+        (trace, picture)
     });
+    let (trace, picture) = trace;
     let lanes = trace.lanes();
     let fg_lanes: Vec<_> = lanes
         .iter()
@@ -116,7 +126,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
     }
-    trace.write_svg(File::create(dir.join("latency.svg"))?)?;
-    trace.write_chrome_json(File::create(dir.join("latency.json"))?)?;
+    picture.write_svg(File::create(dir.join("latency.svg"))?)?;
+    picture.write_chrome_json(File::create(dir.join("latency.json"))?)?;
     Ok(())
 }

@@ -596,7 +596,7 @@ impl<S> ThreadPoolBuilder<S> {
             let thread = ThreadBuilder {
                 name: self.config.thread_name.as_mut().map(|f| f(index)),
                 stack_size: self.config.stack_size,
-                worker: WorkerThread::new(Arc::clone(&registry), index, deque),
+                worker: Some(WorkerThread::new(Arc::clone(&registry), index, deque)),
             };
             if let Err(e) = self.spawn.spawn(thread) {
                 // Stop the threads already started (they exit once they see the latch).

@@ -338,6 +338,7 @@ fn loom_a_retiring_worker_never_strands_a_job() {
             if pool.handoff.restart(|| false).is_some() {
                 pool.start();
             }
+            true
         };
         let sleep = std::sync::Arc::new(Sleep::new(1).with_restart(Box::new(restart)));
         let p = Pool {

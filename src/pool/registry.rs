@@ -118,10 +118,9 @@ impl Registry {
                 None => (Sleep::new(n), None),
                 Some(spec) => {
                     let me = me.clone();
-                    let restart = move |index: usize| {
-                        if let Some(r) = me.upgrade() {
-                            r.retire.as_ref().expect("retiring").restart(&r, index);
-                        }
+                    let restart = move |index: usize| match me.upgrade() {
+                        Some(r) => r.retire.as_ref().expect("retiring").restart(&r, index),
+                        None => true,
                     };
                     let deques = deques.take().expect("taken once");
                     let retirement = Retirement::new(spec, deques);
@@ -341,11 +340,45 @@ impl Registry {
                 },
                 LatchRef::new(latch),
             );
-            // SAFETY: `job` stays on this stack frame until its latch is set below.
-            self.inject(unsafe { job.as_job_ref() });
+            // SAFETY: `job` stays on this stack frame until its latch is set below
+            // (or it is taken back from the injector, unrun).
+            let job_ref = unsafe { job.as_job_ref() };
+            let data = job_ref.data();
+            self.inject(job_ref);
+            if let Some(error) = self.no_thread_can_start() {
+                if self.take_back_injected(data) {
+                    panic!("prorata: no thread of this pool could be started ({error}); the call did not run");
+                }
+            }
             latch.wait_and_reset();
             job.into_result()
         })
+    }
+
+    /// Why no thread of this pool can run a job now, if none can: its workers have
+    /// all retired, and starting one again failed (a retiring pool: a share's).
+    fn no_thread_can_start(&self) -> Option<String> {
+        let error = self.retire.as_ref()?.restart_error()?;
+        self.sleep.all_retired().then_some(error)
+    }
+
+    /// Takes the job whose data is `data` out of the injector, if it is still there;
+    /// the other jobs taken out on the way go back.
+    fn take_back_injected(&self, data: *const ()) -> bool {
+        let mut others = Vec::new();
+        let mut found = false;
+        loop {
+            match self.injector.steal() {
+                Steal::Success(job) if job.data() == data => found = true,
+                Steal::Success(job) => others.push(job),
+                Steal::Empty => break,
+                Steal::Retry => {}
+            }
+        }
+        for job in others {
+            self.injector.push(job);
+        }
+        found
     }
 
     #[cold]

@@ -48,9 +48,11 @@ pub(crate) struct RetireSpec {
 pub(crate) struct Retirement {
     spec: RetireSpec,
     deques: Vec<Handoff<Local<JobRef>>>,
-    /// While the pool is being built: the first thread that could not start (after
-    /// the build, such a failure aborts: work may wait for that worker).
+    /// While the pool is being built: the first thread that could not start.
     build_error: std::sync::Mutex<Option<Option<io::Error>>>,
+    /// After the build: why the last start of a retired worker failed, if it did
+    /// (cleared by the next start that succeeds).
+    restart_error: std::sync::Mutex<Option<String>>,
 }
 
 impl Retirement {
@@ -61,6 +63,7 @@ impl Retirement {
             spec,
             deques,
             build_error: std::sync::Mutex::new(Some(None)),
+            restart_error: std::sync::Mutex::new(None),
         }
     }
 
@@ -70,7 +73,7 @@ impl Retirement {
     }
 
     /// The pool is built: returns the error of a thread that could not start meanwhile;
-    /// from now on such a failure aborts.
+    /// from now on such a failure leaves the worker retired (see [`Retirement::start`]).
     pub(crate) fn end_of_build(&self) -> Option<io::Error> {
         let mut building = self.build_error.lock().unwrap_or_else(|e| e.into_inner());
         building.take().flatten()
@@ -78,12 +81,27 @@ impl Retirement {
 
     /// Retired worker `index` was woken: start a thread for it, now if its deque
     /// is back, else when the retiring thread hands it back. Nobody starts in a
-    /// pool that terminates.
-    pub(crate) fn restart(&self, registry: &Arc<Registry>, index: usize) {
+    /// pool that terminates. Returns false if its thread could not start (it
+    /// stays retired).
+    pub(crate) fn restart(&self, registry: &Arc<Registry>, index: usize) -> bool {
         let terminating = || registry.thread_infos[index].terminate.probe();
-        if let Some(deque) = self.deques[index].restart(terminating) {
-            self.start(registry, index, deque);
+        match self.deques[index].restart(terminating) {
+            Some(deque) => self.start(registry, index, deque),
+            None => true,
         }
+    }
+
+    /// Why the last start of a retired worker failed, if the last one did.
+    pub(crate) fn restart_error(&self) -> Option<String> {
+        self.restart_error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Worker `index`'s thread never started: its deque goes back to its slot.
+    pub(crate) fn unstarted(&self, index: usize, deque: Local<JobRef>) {
+        self.deques[index].put_back(deque);
     }
 
     /// Worker `index`'s thread retired (after its exit handler): its deque goes
@@ -91,28 +109,45 @@ impl Retirement {
     pub(crate) fn park(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) {
         let terminating = || registry.thread_infos[index].terminate.probe();
         if let Some(deque) = self.deques[index].park(deque, terminating) {
-            self.start(registry, index, deque);
+            if !self.start(registry, index, deque) {
+                // The wake-up that wanted it found it awake: it is retired again, and
+                // a sleeping worker, if any, takes the wake-up instead.
+                registry.sleep.restart_failed(index);
+            }
         }
     }
 
-    /// Starts a thread for worker `index` with `deque`.
-    fn start(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) {
+    /// Starts a thread for worker `index` with `deque`; returns whether it started.
+    ///
+    /// If the thread cannot start (the OS refuses one: a thread limit, no memory
+    /// for its stack), the deque is back in its slot (the dropped builder returns
+    /// it) and the worker stays retired: the pool goes on with the threads it has,
+    /// the next wake-up tries again, and a call from outside the pool that finds no
+    /// thread at all is told (see `Registry::in_worker_cold`).
+    fn start(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) -> bool {
         // It retired asleep on its terminate latch: that wait is over.
         registry.thread_infos[index].terminate.wake_up();
         let thread = || ThreadBuilder {
             name: self.spec.names[index].clone(),
             stack_size: self.spec.stack_size,
-            worker: WorkerThread::new(Arc::clone(registry), index, deque),
+            worker: Some(WorkerThread::new(Arc::clone(registry), index, deque)),
         };
-        if let Err(e) = (self.spec.spawn)(thread()) {
-            let mut building = self.build_error.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(first) = building.as_mut() {
-                first.get_or_insert(e);
-                return;
+        let started = (self.spec.spawn)(thread());
+        let mut last = self.restart_error.lock().unwrap_or_else(|e| e.into_inner());
+        match started {
+            Ok(()) => {
+                *last = None;
+                true
             }
-            // Work is waiting for this worker and nobody else may run it.
-            eprintln!("prorata: could not restart a worker thread ({e}); aborting");
-            std::process::abort();
+            Err(e) => {
+                let mut building = self.build_error.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(first) = building.as_mut() {
+                    first.get_or_insert(e);
+                    return true;
+                }
+                *last = Some(e.to_string());
+                false
+            }
         }
     }
 }
@@ -160,6 +195,14 @@ impl<T> Handoff<T> {
         }
         s.parked = Some(item);
         None
+    }
+
+    /// The item's new thread never started: the item is parked again, and nobody
+    /// wants a thread for it any more (the wake-up that did has been answered).
+    pub(crate) fn put_back(&self, item: T) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.parked = Some(item);
+        s.wanted = false;
     }
 
     /// A new thread is wanted: returns the item if it is parked (and `stopped` is

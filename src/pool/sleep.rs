@@ -90,8 +90,9 @@ pub(crate) struct Announced {
     pub(crate) woken: u32,
 }
 
-/// Called with a worker's index to start a new thread for a retired worker.
-pub(crate) type Restart = Box<dyn Fn(usize) + Send + Sync>;
+/// Called with a worker's index to start a new thread for a retired worker; returns
+/// false if the thread could not start.
+pub(crate) type Restart = Box<dyn Fn(usize) -> bool + Send + Sync>;
 
 /// The sleep state of a pool.
 pub(crate) struct Sleep {
@@ -423,10 +424,53 @@ impl Sleep {
                     .fetch_sub(SLEEPING_ONE + INACTIVE_ONE, Ordering::SeqCst);
                 drop(bed);
                 let restart = self.restart.as_ref();
-                restart.expect("only a retiring pool's workers retire")(index);
-                true
+                if restart.expect("only a retiring pool's workers retire")(index) {
+                    return true;
+                }
+                // Its thread could not start: it stays retired, and the caller wakes
+                // another worker if it needs one.
+                self.back_to_retired(index);
+                false
             }
         }
+    }
+
+    /// Worker `index`, woken from retirement, could not start: retired again (an
+    /// inactive sleeper, as before the wake-up).
+    fn back_to_retired(&self, index: usize) {
+        let mut bed = self.states[index]
+            .bed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if *bed == Bed::Awake {
+            *bed = Bed::Retired;
+            self.counters
+                .fetch_add(SLEEPING_ONE + INACTIVE_ONE, Ordering::SeqCst);
+        }
+    }
+
+    /// Worker `index` was woken from retirement while its last thread was still
+    /// retiring, and the thread meant to follow could not start: it is retired
+    /// again, and one blocked worker, if any, is woken in its place (the work that
+    /// woke it must not wait for a thread that never comes).
+    pub(crate) fn restart_failed(&self, index: usize) {
+        self.back_to_retired(index);
+        for state in &self.states {
+            let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
+            if *bed == Bed::Blocked {
+                *bed = Bed::Awake;
+                state.condvar.notify_one();
+                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                return;
+            }
+        }
+    }
+
+    /// Whether every worker is retired (no thread runs, none is asleep).
+    pub(crate) fn all_retired(&self) -> bool {
+        let retired =
+            |s: &WorkerSleepState| *s.bed.lock().unwrap_or_else(|e| e.into_inner()) == Bed::Retired;
+        self.states.iter().all(|s| retired(s))
     }
 
     /// Makes the workers asleep in their main loop, now and from now on, retire at

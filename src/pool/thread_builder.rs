@@ -22,13 +22,24 @@ use super::worker::WorkerThread;
 pub struct ThreadBuilder {
     pub(crate) name: Option<String>,
     pub(crate) stack_size: Option<usize>,
-    pub(crate) worker: WorkerThread,
+    /// `None` once it ran (or is running).
+    pub(crate) worker: Option<WorkerThread>,
+}
+
+impl Drop for ThreadBuilder {
+    /// A builder dropped without running (its thread could not start): a retiring
+    /// pool takes its worker's deque back, so that a later wake-up can start it.
+    fn drop(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            worker.never_ran();
+        }
+    }
 }
 
 impl fmt::Debug for ThreadBuilder {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ThreadBuilder")
-            .field("index", &self.worker.index())
+            .field("index", &self.index())
             .field("name", &self.name)
             .field("stack_size", &self.stack_size)
             .finish()
@@ -45,7 +56,7 @@ impl ThreadBuilder {
     ///     .unwrap();
     /// ```
     pub fn index(&self) -> usize {
-        self.worker.index()
+        self.worker.as_ref().map_or(usize::MAX, WorkerThread::index)
     }
 
     /// The name set with [`ThreadPoolBuilder::thread_name`](crate::ThreadPoolBuilder::thread_name), if any.
@@ -81,8 +92,8 @@ impl ThreadBuilder {
     ///     .build_scoped(|t| t.run(), |pool| pool.install(|| ()))
     ///     .unwrap();
     /// ```
-    pub fn run(self) {
-        let worker = self.worker;
+    pub fn run(mut self) {
+        let worker = self.worker.take().expect("a thread builder runs once");
         // SAFETY: `worker` lives on this frame until `clear_current` below.
         unsafe { WorkerThread::set_current(&worker) };
         let retired = worker.main_loop();

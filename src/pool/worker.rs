@@ -600,6 +600,14 @@ impl WorkerThread {
         retired
     }
 
+    /// This worker's thread never started (its spawn failed): a retiring pool takes
+    /// its deque back for the next start.
+    pub(crate) fn never_ran(self) {
+        if let Some(retirement) = self.registry.retire.as_ref() {
+            retirement.unstarted(self.index, self.deque);
+        }
+    }
+
     /// This worker's thread retired (its exit handler has run and it is no longer
     /// the thread's current worker): its deque goes back to its slot for the next
     /// thread.

@@ -9,4 +9,5 @@ mod child;
 mod config;
 mod handlers;
 mod lifecycle;
+mod restart;
 mod spawn;
