@@ -49,7 +49,7 @@
 //!
 //! `iter` and `slice` split work and call into the pool through `join`; the pool
 //! schedules jobs on workers; `shares` divides the cores; `deque` holds the per-worker
-//! queues (see `DESIGN.md`).
+//! queues. `docs/architecture.md` in the repository says what each layer promises.
 
 #![deny(unsafe_op_in_unsafe_fn)]
 
