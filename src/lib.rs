@@ -52,6 +52,8 @@
 //! queues. `docs/architecture.md` in the repository says what each layer promises.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+// docs.rs builds with `--cfg docsrs`: items behind a cargo feature say which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod deque;
 pub mod iter;
@@ -111,8 +113,10 @@ mod shares;
 mod trace;
 
 #[cfg(feature = "progress")]
+#[cfg_attr(docsrs, doc(cfg(feature = "progress")))]
 pub mod progress;
 
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
 #[cfg(feature = "trace")]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub use trace::{Trace, TraceEvent, TraceEventKind, TraceLane};
