@@ -1,8 +1,8 @@
-//! The overhead targets of issue 10 under criterion: `join` (fib without cut-off) on 1
-//! and 2 workers, small, medium and large `map().sum()`, `filter().map().collect()`,
-//! and an `install` round trip into a warm pool; prorata, Rayon and sequential code side
-//! by side in each group. `cargo run --release --example overhead` prints the same
-//! targets as ratios in one run, with the coarse speed-ups and the idle CPU.
+//! The overhead workloads of docs/benchmarks.md under criterion: `join` (fib without
+//! cut-off) on 1 and 2 workers, small, medium and large `map().sum()`,
+//! `filter().map().collect()`, and an `install` round trip into a warm pool; prorata, Rayon
+//! and sequential code side by side in each group. `cargo run --release --example overhead` prints the same
+//! workloads as ratios in one run, with the coarse speed-ups and the idle CPU.
 //!
 //! Run: `cargo bench --bench overhead`.
 

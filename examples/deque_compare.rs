@@ -1,5 +1,5 @@
 //! The pool with each worker deque, beside Rayon and a sequential loop, on the
-//! workloads of issue 13: `scope` with 10^6 tiny spawns, fib through `join`,
+//! workloads of docs/benchmarks.md: `scope` with 10^6 tiny spawns, fib through `join`,
 //! `par_iter` map-sum and the sorts.
 //!
 //! `cargo run --release --example deque_compare`

@@ -1,17 +1,28 @@
 //! A short tour of prorata. Run with `cargo run --release --example tour`.
 //!
 //! Each stop shows one capability, checks its result against sequential std code,
-//! and prints the parallel / sequential time ratio measured in this run.
+//! and prints how long the parallel version takes against the sequential one, as a
+//! user would see it: after a warm-up run of each, in interleaved rounds (parallel
+//! first in one round, sequential first in the next), the ratio of the median times
+//! and the ratio of the best times. On a machine shared with other work the median
+//! moves from run to run; the best is the steadier figure.
 
 use prorata::prelude::*;
+use std::fmt::Debug;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Interleaved rounds per row, after one warm-up run of each version.
+const ROUNDS: usize = 9;
+
 fn main() {
-    println!(
-        "prorata tour: {} workers in the global pool\n",
-        prorata::current_num_threads()
-    );
+    let workers = prorata::current_num_threads();
+    println!("prorata tour: {workers} workers in the global pool");
+    println!("parallel / sequential time: median and best of {ROUNDS} interleaved rounds");
+    if workers < 2 {
+        println!("(with one core, parallel code cannot beat sequential code)");
+    }
+    println!();
     join_stop();
     iterator_stop();
     text_stop();
@@ -19,29 +30,64 @@ fn main() {
     shares_stop();
 }
 
-/// Runs `f` five times and returns the median duration and the last result.
-fn time<R>(mut f: impl FnMut() -> R) -> (Duration, R) {
-    let mut runs: Vec<(Duration, R)> = (0..5)
-        .map(|_| {
-            let start = Instant::now();
-            let out = f();
-            (start.elapsed(), out)
-        })
-        .collect();
-    runs.sort_by_key(|(d, _)| *d);
-    runs.swap_remove(2)
+/// Runs `f` once and returns how long it took and its result.
+fn timed<R>(f: impl FnOnce() -> R) -> (Duration, R) {
+    let start = Instant::now();
+    let out = f();
+    (start.elapsed(), out)
 }
 
-fn report(what: &str, parallel: Duration, sequential: Duration) {
-    let ratio = parallel.as_secs_f64() / sequential.as_secs_f64();
-    println!("  {what:<44} parallel/sequential time = {ratio:.2}");
+/// Median and best of some durations.
+fn median_best(mut times: Vec<Duration>) -> (Duration, Duration) {
+    times.sort();
+    (times[times.len() / 2], times[0])
 }
 
-fn fib_join(n: u32) -> u64 {
+/// Times a parallel and a sequential version of the same computation: one warm-up run
+/// of each, then `ROUNDS` rounds alternating which goes first, each result checked
+/// against the other. Each closure returns the time of what it measured (so that
+/// preparing an input can stay outside) and its result. Returns the median times.
+fn compare<R: PartialEq + Debug>(
+    what: &str,
+    mut par: impl FnMut() -> (Duration, R),
+    mut seq: impl FnMut() -> (Duration, R),
+) -> (Duration, Duration) {
+    assert_eq!(par().1, seq().1, "{what}");
+    let (mut par_times, mut seq_times) = (Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let ((tp, p), (ts, s)) = if round % 2 == 0 {
+            let p = par();
+            (p, seq())
+        } else {
+            let s = seq();
+            (par(), s)
+        };
+        assert_eq!(p, s, "{what}");
+        par_times.push(tp);
+        seq_times.push(ts);
+    }
+    let (par_median, par_best) = median_best(par_times);
+    let (seq_median, seq_best) = median_best(seq_times);
+    let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
+    println!(
+        "  {what:<46} median {:.2}  best {:.2}  ({:.1} ms against {:.1} ms)",
+        ratio(par_median, seq_median),
+        ratio(par_best, seq_best),
+        par_median.as_secs_f64() * 1e3,
+        seq_median.as_secs_f64() * 1e3,
+    );
+    (par_median, seq_median)
+}
+
+/// fib(n) through `join`, sequential below `cutoff` (0: every call forks).
+fn fib_join(n: u32, cutoff: u32) -> u64 {
     if n < 2 {
         return n as u64;
     }
-    let (a, b) = prorata::join(|| fib_join(n - 1), || fib_join(n - 2));
+    if n < cutoff {
+        return fib_seq(n);
+    }
+    let (a, b) = prorata::join(|| fib_join(n - 1, cutoff), || fib_join(n - 2, cutoff));
     a + b
 }
 
@@ -49,45 +95,61 @@ fn fib_seq(n: u32) -> u64 {
     if n < 2 {
         n as u64
     } else {
-        fib_seq(n - 1) + fib_seq(n - 2)
+        fib_seq(std::hint::black_box(n - 1)) + fib_seq(n - 2)
     }
 }
 
 fn join_stop() {
-    println!("1. join: fork-join with no cut-off (every call forks)");
-    let (par, a) = time(|| fib_join(30));
-    let (seq, b) = time(|| fib_seq(30));
-    assert_eq!(a, b);
-    report("fib(30) through join (1.3M joins)", par, seq);
+    println!("1. join: fork-join recursion");
+    compare(
+        "fib(32) through join, sequential below 20",
+        || timed(|| fib_join(32, 20)),
+        || timed(|| fib_seq(32)),
+    );
+    // What a join costs, where nothing else hides it: one worker, every call forks.
+    let one = prorata::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let n = 25;
+    let (par, seq) = compare(
+        "fib(25), every call forks, on 1 worker",
+        || one.install(|| timed(|| fib_join(n, 0))),
+        || timed(|| fib_seq(n)),
+    );
     // fib(n) makes fib(n + 1) - 1 calls that fork.
-    let joins = fib_seq(31) - 1;
+    let joins = fib_seq(n + 1) - 1;
     let per_join = (par.as_nanos() as f64 - seq.as_nanos() as f64) / joins as f64;
-    println!("  about {per_join:.1} ns of overhead per join\n");
+    println!("  on 1 worker a join costs about {per_join:.1} ns beyond the function call\n");
 }
 
 fn iterator_stop() {
     println!("2. parallel iterators: `use prorata::prelude::*` instead of rayon's");
     let v: Vec<u64> = (0..10_000_000).collect();
-    let (par, a) = time(|| v.par_iter().map(|x| x * x % 7).sum::<u64>());
-    let (seq, b) = time(|| v.iter().map(|x| x * x % 7).sum::<u64>());
-    assert_eq!(a, b);
-    report("map().sum() over 10^7 u64", par, seq);
-
-    let (par, a) = time(|| {
-        v.par_iter()
-            .filter(|x| *x % 3 == 0)
-            .map(|x| x / 3)
-            .collect::<Vec<_>>()
-    });
-    let (seq, b) = time(|| {
-        v.iter()
-            .filter(|x| *x % 3 == 0)
-            .map(|x| x / 3)
-            .collect::<Vec<_>>()
-    });
-    assert_eq!(a, b);
-    report("filter().map().collect() over 10^7", par, seq);
-
+    compare(
+        "map().sum() over 10^7 u64",
+        || timed(|| v.par_iter().map(|x| x * x % 7).sum::<u64>()),
+        || timed(|| v.iter().map(|x| x * x % 7).sum::<u64>()),
+    );
+    compare(
+        "filter().map().collect() over 10^7",
+        || {
+            timed(|| {
+                v.par_iter()
+                    .filter(|x| *x % 3 == 0)
+                    .map(|x| x / 3)
+                    .collect::<Vec<_>>()
+            })
+        },
+        || {
+            timed(|| {
+                v.iter()
+                    .filter(|x| *x % 3 == 0)
+                    .map(|x| x / 3)
+                    .collect::<Vec<_>>()
+            })
+        },
+    );
     let first = v.par_iter().position_first(|&x| x > 1234 && x % 1000 == 0);
     assert_eq!(first, Some(2000));
     println!("  position_first, find_first, ... return the sequentially first match: {first:?}\n");
@@ -96,10 +158,12 @@ fn iterator_stop() {
 fn text_stop() {
     println!("3. slices and strings");
     let text = "the quick brown fox jumps over the lazy dog\n".repeat(200_000);
-    let (par, a) = time(|| text.par_split_whitespace().filter(|w| w.len() == 5).count());
-    let (seq, b) = time(|| text.split_whitespace().filter(|w| w.len() == 5).count());
-    assert_eq!(a, b);
-    report("words of 5 letters in 8.8 MB of text", par, seq);
+    let five = |line: &str| line.split_whitespace().filter(|w| w.len() == 5).count();
+    compare(
+        "words of 5 letters, line by line, in 8.8 MB",
+        || timed(|| text.par_lines().map(five).sum::<usize>()),
+        || timed(|| text.lines().map(five).sum::<usize>()),
+    );
     let sums: Vec<u64> = (0..1_000u64)
         .collect::<Vec<_>>()
         .par_chunks(100)
@@ -109,9 +173,9 @@ fn text_stop() {
 }
 
 fn sort_stop() {
-    println!("4. parallel sorts (10^7 random u64)");
+    println!("4. parallel sorts (10^6 random u64; the copy of the input is not timed)");
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let input: Vec<u64> = (0..10_000_000)
+    let input: Vec<u64> = (0..1_000_000)
         .map(|_| {
             x ^= x << 13;
             x ^= x >> 7;
@@ -120,21 +184,21 @@ fn sort_stop() {
         })
         .collect();
     let sorted_by = |sort: &dyn Fn(&mut Vec<u64>)| {
-        time(|| {
-            let mut v = input.clone();
-            sort(&mut v);
-            v
-        })
+        let mut v = input.clone();
+        let (t, ()) = timed(|| sort(&mut v));
+        (t, v)
     };
-    let (par, a) = sorted_by(&|v| v.par_sort_unstable());
-    let (seq, b) = sorted_by(&|v| v.sort_unstable());
-    assert_eq!(a, b);
-    report("par_sort_unstable vs sort_unstable", par, seq);
-    let (par, a) = sorted_by(&|v| v.par_sort());
-    let (seq, b) = sorted_by(&|v| v.sort());
-    assert_eq!(a, b);
-    report("par_sort (stable) vs sort", par, seq);
-    println!("  (times include cloning the input)\n");
+    compare(
+        "par_sort_unstable against sort_unstable",
+        || sorted_by(&|v| v.par_sort_unstable()),
+        || sorted_by(&|v| v.sort_unstable()),
+    );
+    compare(
+        "par_sort (stable) against sort",
+        || sorted_by(&|v| v.par_sort()),
+        || sorted_by(&|v| v.sort()),
+    );
+    println!();
 }
 
 /// About a microsecond of work the optimiser cannot remove.

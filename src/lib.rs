@@ -49,9 +49,11 @@
 //!
 //! `iter` and `slice` split work and call into the pool through `join`; the pool
 //! schedules jobs on workers; `shares` divides the cores; `deque` holds the per-worker
-//! queues (see `DESIGN.md`).
+//! queues. `docs/architecture.md` in the repository says what each layer promises.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+// docs.rs builds with `--cfg docsrs`: items behind a cargo feature say which.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod deque;
 pub mod iter;
@@ -111,8 +113,10 @@ mod shares;
 mod trace;
 
 #[cfg(feature = "progress")]
+#[cfg_attr(docsrs, doc(cfg(feature = "progress")))]
 pub mod progress;
 
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
 #[cfg(feature = "trace")]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub use trace::{Trace, TraceEvent, TraceEventKind, TraceLane};

@@ -1,4 +1,4 @@
-//! The overhead targets of the pool, prorata beside Rayon and sequential code, in one run.
+//! The overhead of the pool, prorata beside Rayon and sequential code, in one run.
 //!
 //! `cargo run --release --example overhead [rounds]`
 //!

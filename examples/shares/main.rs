@@ -1,4 +1,4 @@
-//! Ticket shares, measured from outside: the table of issue 11's targets.
+//! Ticket shares, measured from outside: the table of docs/benchmarks.md.
 //!
 //! Proportions (worst error of a 1 s window against the ticket fraction, for the
 //! long and the repeated pattern, 3:1, 9:1, 3:2:1 and a two-level currency tree, on

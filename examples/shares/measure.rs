@@ -1,4 +1,4 @@
-//! The shares measurements of issue 11, taken from outside the library: what a user
+//! The shares measurements, taken from outside the library: what a user
 //! sees, counted in items of about 3 µs that each share completes.
 //!
 //! Shared by `examples/shares/main.rs` (the full table) and `benches/shares.rs` (a
@@ -118,7 +118,7 @@ pub enum Scenario {
     Tree,
 }
 
-/// The scenarios of the issue.
+/// The scenarios measured: 3:1, 9:1, 3:2:1 and a two-level currency tree.
 pub const SCENARIOS: &[Scenario] = &[
     Scenario::Flat(&[3, 1]),
     Scenario::Flat(&[9, 1]),

@@ -320,7 +320,7 @@ impl Pool {
     }
 }
 
-/// The race between a worker retiring and new work (issue 11): a job is injected
+/// The race between a worker retiring and new work: a job is injected
 /// while the only worker of a retiring pool searches, falls asleep and retires at
 /// once. Over every interleaving the job is taken exactly once: by the worker
 /// before it retires, or by a thread started for it, whether the restart comes

@@ -136,6 +136,7 @@ impl ThreadPool {
     /// # }
     /// ```
     #[cfg(feature = "trace")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
     pub fn start_trace(&self) {
         self.registry.trace.start();
     }
@@ -153,6 +154,7 @@ impl ThreadPool {
     /// assert!(!pool.stop_trace().lanes().is_empty());
     /// ```
     #[cfg(feature = "trace")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
     pub fn stop_trace(&self) -> crate::Trace {
         self.registry.trace.stop()
     }

@@ -29,6 +29,7 @@ use super::ring::{CAPACITY, Collected, Event};
 /// assert!(trace.to_svg().starts_with("<svg"));
 /// ```
 #[derive(Clone, Debug, Default)]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub struct Trace {
     duration: Duration,
     lanes: Vec<TraceLane>,
@@ -47,6 +48,7 @@ pub struct Trace {
 /// ```
 #[derive(Clone, Debug)]
 #[non_exhaustive]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub struct TraceLane {
     /// What the worker belongs to: `"pool"`, or a share, such as
     /// `"share 2: 100 tickets"` (`"… of share 1"` for a share of a share).
@@ -82,6 +84,7 @@ pub struct TraceLane {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub struct TraceEvent {
     /// Since the start of the recording.
     pub at: Duration,
@@ -101,6 +104,7 @@ pub struct TraceEvent {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub enum TraceEventKind {
     /// A job taken from a queue starts: an `install`ed, spawned or broadcast job, or
     /// the second half of a `join` that another worker published (the half a worker
