@@ -11,7 +11,8 @@
 //! it, and prints, for each of 20 queries, when
 //! (after the call) the query's workers woke, asked for a core, got one and started a
 //! job, when the background's holders gave their cores back, and when the call returned
-//! (with `LATENCY_EVENTS=1` set, every event of each query too).
+//! (with `LATENCY_EVENTS=1` set, every event of each query too; with `LATENCY_ALONE=1`,
+//! the queries run with no background).
 
 use std::fs::File;
 use std::hint::black_box;
@@ -51,9 +52,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bg = pool.share(100)?;
     let stop = AtomicBool::new(false);
     let mut calls = Vec::new();
+    let background = std::env::var_os("LATENCY_ALONE").is_none();
     let trace = std::thread::scope(|s| {
         s.spawn(|| {
-            while !stop.load(Ordering::Relaxed) {
+            while background && !stop.load(Ordering::Relaxed) {
                 bg.install(|| (0..200_000u64).into_par_iter().map(item).sum::<u64>());
             }
         });

@@ -66,7 +66,9 @@ fn model_published_job_is_never_missed(worker: usize, announce: fn(&Sleep)) {
 
 #[test]
 fn loom_injected_job_is_never_missed() {
-    model_published_job_is_never_missed(0, |sleep| sleep.new_injected_jobs(1, true));
+    model_published_job_is_never_missed(0, |sleep| {
+        sleep.new_injected_jobs(1, true);
+    });
 }
 
 #[test]

@@ -169,7 +169,12 @@ impl Registry {
     pub(crate) fn inject(&self, job: JobRef) {
         let was_empty = self.injector.is_empty();
         self.injector.push(job);
-        self.sleep.new_injected_jobs(1, was_empty);
+        let announced = self.sleep.new_injected_jobs(1, was_empty);
+        if announced.woken > 0 {
+            // As for a worker's push (`WorkerThread::push`): a share's woken worker
+            // is announced to the allocator before the OS runs it.
+            self.shares.workers_woken(announced.woken);
+        }
     }
 
     /// Pushes on the current worker's deque if it belongs to this pool, else injects.

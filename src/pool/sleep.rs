@@ -518,10 +518,10 @@ impl Sleep {
 
     /// `n` jobs were injected from outside the pool (after the push).
     #[inline]
-    pub(crate) fn new_injected_jobs(&self, n: u32, queue_was_empty: bool) {
+    pub(crate) fn new_injected_jobs(&self, n: u32, queue_was_empty: bool) -> Announced {
         // Pairs with the fence in `sleep`.
         fence(Ordering::SeqCst);
-        let _ = self.new_jobs(n, queue_was_empty);
+        self.new_jobs(n, queue_was_empty)
     }
 
     /// Wakes sleepers if needed; says whether some worker was idle and how many

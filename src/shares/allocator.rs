@@ -64,7 +64,7 @@ struct Slot {
     claim_until: u64,
     /// How long the share was idle before its last call (demand from zero; `None`
     /// before its second call): a share called again within about a hold has its
-    /// freed cores kept for it (see [`Allocator::hold`]).
+    /// freed cores kept for it (see [`Allocator::hold_for`]).
     last_gap: Option<u64>,
     /// When its demand last fell to zero.
     paused_at: Option<u64>,
@@ -547,10 +547,16 @@ impl Allocator {
         let last = self.tree.node(share).demand == 1;
         if last && !self.comes_back_soon(slot) {
             // Its call is over and its calls come farther apart than a hold: the
-            // cores kept for its tail go to the waiters now.
-            self.unhold(slot);
+            // cores kept for it go to the waiters after a short moment only, in
+            // which the thread that waits for the call's result (woken as its
+            // last job ended) runs on the core this worker leaves, instead of
+            // queueing behind the other share's threads.
+            let brief = self.hold_nanos.min(BRIEF_HOLD_NANOS);
+            let s = &mut self.slots[slot];
+            s.hold_until = s.hold_until.min(now + brief);
+            self.hold_for(slot, now, brief);
         } else {
-            self.hold(slot, now);
+            self.hold_for(slot, now, self.hold_nanos);
         }
         let removed = self.tree.add_demand(share, -1);
         if removed.is_empty() && self.tree.node(share).demand == 0 {
@@ -586,10 +592,17 @@ impl Allocator {
             self.give_back(w, now);
             self.slots[slot].stats.preemptions += 1;
             self.enqueue(w, slot);
+            // A woken thread runs within tens of microseconds once a core is
+            // free: one that has not asked by then found nothing to do.
+            let until = now + self.hold_nanos.min(BRIEF_HOLD_NANOS);
             let c = &mut self.slots[claimant];
             c.claims -= 1;
             c.held += 1;
-            c.hold_until = c.hold_until.max(c.claim_until);
+            c.hold_until = if c.held == 1 {
+                until
+            } else {
+                c.hold_until.max(until)
+            };
             self.held += 1;
             return self.dispatch(now);
         }
@@ -781,8 +794,10 @@ impl Allocator {
         }
         self.expire(now);
         self.lapse_holds(now);
-        if self.free > self.held || self.tree.node(share).demand == 0 {
-            // A free core awaits it; or the share is not running (nothing to anticipate).
+        let node = self.tree.node(share);
+        if self.free > self.held || (node.demand == 0 && !node.recent) {
+            // A free core awaits it; or the share has not run for a while, and
+            // competes only once its worker asks.
             return Vec::new();
         }
         self.settle(now);
@@ -808,18 +823,11 @@ impl Allocator {
             .is_none_or(|gap| gap <= 2 * self.hold_nanos)
     }
 
-    /// The cores kept for `slot` go back to everyone now.
-    fn unhold(&mut self, slot: usize) {
-        let s = &mut self.slots[slot];
-        self.held -= s.held;
-        s.held = 0;
-    }
-
-    /// Keeps the core `slot` just gave back for it a moment, if a worker of
+    /// Keeps the core `slot` just gave back for it for `nanos`, if a worker of
     /// another share waits for one and none of its own does (else it goes to a
     /// waiter at once, as the policy picks).
-    fn hold(&mut self, slot: usize, now: u64) {
-        if self.hold_nanos == 0 || self.nwait[slot] > 0 || self.free <= self.held {
+    fn hold_for(&mut self, slot: usize, now: u64, nanos: u64) {
+        if nanos == 0 || self.nwait[slot] > 0 || self.free <= self.held {
             return;
         }
         if self.nwait.iter().all(|&n| n == 0) {
@@ -836,8 +844,12 @@ impl Allocator {
             return;
         }
         let s = &mut self.slots[slot];
+        s.hold_until = if s.held == 0 {
+            now + nanos
+        } else {
+            s.hold_until.max(now + nanos)
+        };
         s.held += 1;
-        s.hold_until = now + self.hold_nanos;
         self.held += 1;
     }
 
@@ -965,6 +977,12 @@ impl Policy {
 /// share's threads ran there, the OS took a millisecond or two to run them, and
 /// the share gave that time away at every call), short enough for a hand-over.
 const DEFAULT_HOLD_NANOS: u64 = 400_000;
+
+/// How long a core is kept for a share whose calls come far apart, after its call
+/// ends (for the caller's thread to run on it), or for a share's woken worker after
+/// a holder gave it up for it: a woken thread runs within tens of microseconds
+/// when a core is free for it.
+const BRIEF_HOLD_NANOS: u64 = 100_000;
 
 /// How long a share whose demand fell to zero still counts as active, in quanta:
 /// long enough to span the gap between two calls of a share used in a loop (the

@@ -3,17 +3,18 @@
 //! share able to run it panics in the caller with the OS's error (its closure never
 //! ran), and the share goes on once threads can start again.
 
+use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 use prorata::ThreadPoolBuilder;
 use prorata::prelude::*;
 
 use crate::{child, test_path};
 
-/// Sets this process's soft address-space limit (`None`: unlimited).
-fn soft_address_space_limit(limit: Option<u64>) {
-    let value = limit.map_or_else(|| "unlimited".to_owned(), |l| l.to_string());
+/// Sets this process's soft address-space limit to `limit` bytes.
+fn soft_address_space_limit(limit: u64) {
+    let value = limit.to_string();
     let out = Command::new("prlimit")
         .args([
             "--pid",
@@ -23,6 +24,22 @@ fn soft_address_space_limit(limit: Option<u64>) {
         .output()
         .expect("prlimit (util-linux)");
     assert!(out.status.success(), "prlimit: {}", child::stderr(&out));
+}
+
+/// A process, started now, that lifts this process's soft address-space limit when a
+/// line is written to it: under the limit, this process may not be able to start one.
+fn limit_lifter() -> Child {
+    Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "read _ && prlimit --pid {} --as=unlimited:",
+                std::process::id()
+            ),
+        ])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("sh")
 }
 
 /// This process's address space now, in bytes.
@@ -82,9 +99,13 @@ fn a_share_whose_threads_cannot_restart_reports_it_and_goes_on() {
                 })
                 .unwrap();
         }
-        soft_address_space_limit(Some(address_space() + (STACK as u64) / 2));
+        let mut lifter = limit_lifter();
+        soft_address_space_limit(address_space() + (STACK as u64) / 2);
         let outcome = catch_unwind(AssertUnwindSafe(|| refused_call(&share)));
-        soft_address_space_limit(None);
+        let mut line = lifter.stdin.take().expect("piped");
+        line.write_all(b"\n").expect("write to the lifter");
+        drop(line);
+        assert!(lifter.wait().expect("the lifter ends").success());
         drop(release);
         outcome
     });
