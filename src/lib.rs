@@ -113,6 +113,10 @@ mod trace;
 #[cfg(feature = "progress")]
 pub mod progress;
 
+/// Not part of the API (hidden, may change without notice): the shares allocator on a
+/// simulated clock, for `examples/simulate.rs`.
+#[doc(hidden)]
+pub use shares::simulation as shares_simulation;
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
 #[cfg(feature = "trace")]
 pub use trace::{Trace, TraceEvent, TraceEventKind, TraceLane};

@@ -258,6 +258,12 @@ impl Allocator {
         self.ent[share.index()]
     }
 
+    /// Computes into `s.out` the demand-capped entitlements of every slot now,
+    /// leaving the allocator's own (and the policy's view of them) alone.
+    pub(crate) fn entitlements_into(&self, s: &mut Scratch) {
+        entitlements(&self.tree, f64::from(self.cores), s);
+    }
+
     /// Whether `share` is still in the tree (a retired share leaves once empty).
     pub(crate) fn is_live(&self, share: ShareId) -> bool {
         self.tree.contains(share)
