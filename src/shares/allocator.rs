@@ -129,8 +129,16 @@ pub(crate) struct Allocator {
     /// Cores each active share's tickets alone are worth (as if every active share
     /// could use all the cores): what both policies charge against.
     ticket_ent: Vec<f64>,
-    /// The entitlements are out of date (computed lazily, before they are used).
+    /// The sum of `ticket_ent` (what the global pass advances against).
+    ticket_total: f64,
+    /// The ticket entitlements are out of date (computed lazily, before they are
+    /// used): which shares are active, their tickets or the lends changed. A
+    /// share's demand moving between two non-zero values leaves them alone.
     dirty: bool,
+    /// The demand-capped entitlements (`ent`) are out of date: any demand changed.
+    /// Only the lottery decides with them (and `entitlement` reads them), so the
+    /// stride policy never waits for them.
+    capped_dirty: bool,
     scratch: Scratch,
     workers: Vec<Worker>,
     /// Ids of removed workers, for reuse.
@@ -220,7 +228,9 @@ impl Allocator {
             ndemand: Vec::new(),
             ent: Vec::new(),
             ticket_ent: Vec::new(),
+            ticket_total: 0.0,
             dirty: false,
+            capped_dirty: false,
             scratch: Scratch::default(),
             workers: Vec::new(),
             free_workers: Vec::new(),
@@ -254,7 +264,7 @@ impl Allocator {
     /// Cores `share`'s own jobs are entitled to now (0 when it wants none).
     pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
         self.tree.node(share);
-        self.fresh();
+        self.fresh_capped();
         self.ent[share.index()]
     }
 
@@ -333,13 +343,13 @@ impl Allocator {
         let id = self.tree.add(parent, tickets)?;
         self.resize();
         self.reset_slot(id.index());
-        self.dirty = true;
+        self.changed();
         Ok(id)
     }
 
     pub(crate) fn set_tickets(&mut self, share: ShareId, tickets: u32) -> Result<(), ShareError> {
         self.tree.set_tickets(share, tickets)?;
-        self.dirty = true;
+        self.changed();
         Ok(())
     }
 
@@ -357,7 +367,7 @@ impl Allocator {
     /// A thread of `from` blocks until `to` has run a job: `from` lends its tickets.
     pub(crate) fn lend(&mut self, from: ShareId, to: ShareId) {
         self.tree.lend(from, to);
-        self.dirty = true;
+        self.changed();
     }
 
     pub(crate) fn end_lend(&mut self, from: ShareId, to: ShareId) {
@@ -369,7 +379,7 @@ impl Allocator {
         for &slot in removed {
             self.reset_slot(slot);
         }
-        self.dirty = true;
+        self.changed();
     }
 
     fn reset_slot(&mut self, slot: usize) {
@@ -390,6 +400,7 @@ impl Allocator {
         self.nhold[slot] = 0;
         self.ent[slot] = 0.0;
         self.ticket_ent[slot] = 0.0;
+        self.ticket_total = self.ticket_ent.iter().sum();
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),
@@ -412,8 +423,35 @@ impl Allocator {
             ledger.retune_all(&self.ticket_ent, &self.scratch.out);
         }
         std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
-        entitlements(&self.tree, cores, &mut self.scratch);
+        self.ticket_total = self.ticket_ent.iter().sum();
+    }
+
+    /// Brings the demand-capped entitlements (`ent`) up to date too.
+    fn fresh_capped(&mut self) {
+        self.fresh();
+        if !self.capped_dirty {
+            return;
+        }
+        self.capped_dirty = false;
+        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
         std::mem::swap(&mut self.ent, &mut self.scratch.out);
+    }
+
+    /// Tickets, shares, lends or demands changed: every entitlement is out of date.
+    fn changed(&mut self) {
+        self.dirty = true;
+        self.capped_dirty = true;
+    }
+
+    /// Brings up to date what the policy decides with: the ticket entitlements,
+    /// and for the lottery the demand-capped ones and the demands (the stride
+    /// policy reads neither, so their slots in the view may be stale).
+    fn fresh_view(&mut self) {
+        self.fresh();
+        if matches!(self.policy, Policy::Lottery(_)) {
+            self.fresh_capped();
+            self.fill_demand();
+        }
     }
 
     // ----- workers -----
@@ -466,7 +504,8 @@ impl Allocator {
         self.expire(now);
         self.lapse_holds(now);
         let node = self.tree.node(share);
-        if node.demand == 0 && !node.recent {
+        let first = node.demand == 0;
+        if first && !node.recent {
             // The entitlements change: charge the holders for the time before.
             self.settle(now);
         }
@@ -477,7 +516,13 @@ impl Allocator {
             self.tree.set_recent(share, false);
         }
         self.enqueue(w, slot);
-        self.dirty = true;
+        // A first worker may change who is active (and what its lenders absorb);
+        // another only the demand-capped entitlements.
+        if first {
+            self.changed();
+        } else {
+            self.capped_dirty = true;
+        }
         self.dispatch(now)
     }
 
@@ -513,7 +558,7 @@ impl Allocator {
                 self.lingering -= 1;
                 let id = self.tree.id_at(slot).expect("a lingering share is live");
                 self.tree.set_recent(id, false);
-                self.dirty = true;
+                self.changed();
             }
         }
     }
@@ -534,13 +579,18 @@ impl Allocator {
         self.hold(slot, now);
         let share = self.tree.id_at(slot).expect("a holder's share is live");
         let removed = self.tree.add_demand(share, -1);
-        if removed.is_empty() && self.tree.node(share).demand == 0 {
+        let last = removed.is_empty() && self.tree.node(share).demand == 0;
+        if !removed.is_empty() || last {
+            self.forget(&removed);
+        } else {
+            self.capped_dirty = true;
+        }
+        if last {
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
             self.lingering += 1;
             self.tree.set_recent(share, true);
         }
-        self.forget(&removed);
         self.dispatch(now)
     }
 
@@ -627,33 +677,50 @@ impl Allocator {
 
     /// Charges holder `w` for the time since it was last charged.
     fn charge(&mut self, w: WorkerId, now: u64) {
+        if let Some(ent) = self.advance(w, now) {
+            self.policy.ledger_mut().bound(ent);
+        }
+    }
+
+    /// Charges holder `w` for the time since it was last charged, without the
+    /// ledger's bounds; returns its share's ticket entitlement if it was charged.
+    fn advance(&mut self, w: WorkerId, now: u64) -> Option<f64> {
         if !self.is_holding(w) {
-            return;
+            return None;
         }
         self.fresh();
         let t = self.time(w, now);
         let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
-            return;
+            return None;
         };
         if *since == PENDING {
-            return;
+            return None;
         }
         let dt = t.saturating_sub(*since);
         *since = t.max(*since);
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
-        let total: f64 = self.ticket_ent.iter().sum();
         let quanta = dt as f64 / self.quantum_nanos as f64;
         let ent = self.ticket_ent[slot];
-        self.policy.ledger_mut().charge(slot, quanta, ent, total);
+        let total = self.ticket_total;
+        self.policy.ledger_mut().advance(slot, quanta, ent, total);
+        Some(ent)
     }
 
     /// Charges every holder up to `now` (before the entitlements change, so that
-    /// the time before is charged at the entitlements it was held under).
+    /// the time before is charged at the entitlements it was held under). The
+    /// ledger's bounds are applied once, after the last holder: a pass over every
+    /// share per holder made a tick cost holders x shares.
     fn settle(&mut self, now: u64) {
+        let mut bound = 0.0;
         for i in 0..self.workers.len() {
-            self.charge(WorkerId(i as u32), now);
+            if let Some(ent) = self.advance(WorkerId(i as u32), now) {
+                if ent > 0.0 {
+                    bound = ent;
+                }
+            }
         }
+        self.policy.ledger_mut().bound(bound);
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -710,8 +777,7 @@ impl Allocator {
             // One candidate: no need to bring the entitlements up to date.
             return Some(first);
         }
-        self.fresh();
-        self.fill_demand();
+        self.fresh_view();
         let view = view!(self);
         match &mut self.policy {
             Policy::Stride(s) => s.pick(&view),
@@ -756,8 +822,7 @@ impl Allocator {
 
     /// Whether the policy would give `slot` a core now, were it waiting for one.
     fn due(&mut self, slot: usize) -> bool {
-        self.fresh();
-        self.fill_demand();
+        self.fresh_view();
         let view = view!(self);
         match &self.policy {
             Policy::Stride(s) => s.due(&view, slot),
@@ -794,8 +859,7 @@ impl Allocator {
     /// Asks the holders the policy names to give their core back, at the end of
     /// a quantum (`None`) or for a waiter of slot `contender`.
     fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
-        self.fresh();
-        self.fill_demand();
+        self.fresh_view();
         let view = view!(self);
         let victims = match (&mut self.policy, contender) {
             (Policy::Stride(s), _) => s.preempt(&view),
