@@ -116,6 +116,10 @@ mod trace;
 #[cfg_attr(docsrs, doc(cfg(feature = "progress")))]
 pub mod progress;
 
+/// Not part of the API (hidden, may change without notice): the shares allocator on a
+/// simulated clock, for `examples/simulate.rs`.
+#[doc(hidden)]
+pub use shares::simulation as shares_simulation;
 pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
 #[cfg(feature = "trace")]
 #[cfg_attr(docsrs, doc(cfg(feature = "trace")))]

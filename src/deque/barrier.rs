@@ -13,6 +13,11 @@
 //! store is visible to the thief's later load, or the owner's later load sees the
 //! thief's claim.
 //!
+//! With `PRORATA_BARRIER=fence` in the environment (any case; read once, when the
+//! first pool or deque is made) both sides use a full fence instead: every `join` pays
+//! a fence, and no thief ever interrupts the other cores. On a machine with many busy
+//! workers and frequent steals that can be the better trade (see `docs/scaling.md`).
+//!
 //! On other systems both sides use a full fence, which is correct and slower. On a Linux
 //! kernel that refuses the call (older than 4.3, or a sandbox that filters it) thieves do
 //! not claim pending frames or rob BWoS slots at all ([`thieves_may_claim`] is false):
@@ -22,7 +27,7 @@
 #[cfg(all(target_os = "linux", not(all(loom, test))))]
 mod imp {
     use std::sync::OnceLock;
-    use std::sync::atomic::{Ordering, compiler_fence, fence};
+    use std::sync::atomic::{AtomicBool, Ordering, compiler_fence, fence};
 
     const MEMBARRIER_CMD_QUERY: libc::c_long = 0;
     const MEMBARRIER_CMD_GLOBAL: libc::c_long = 1;
@@ -34,10 +39,17 @@ mod imp {
     enum Kind {
         Expedited,
         Global,
+        /// `PRORATA_BARRIER=fence`: a full fence on both sides.
+        Fences,
         None,
     }
 
     static KIND: OnceLock<Kind> = OnceLock::new();
+
+    /// Whether the owner's side is a full fence ([`Kind::Fences`]): set once, by
+    /// `kind()`, before any owner can run (`init` is called when a deque is made,
+    /// and the threads that own deques start after).
+    static FENCES: AtomicBool = AtomicBool::new(false);
 
     fn membarrier(cmd: libc::c_long) -> libc::c_long {
         // SAFETY: `membarrier(cmd, flags = 0, cpu_id = 0)` takes no pointers; an
@@ -54,6 +66,10 @@ mod imp {
 
     fn kind() -> Kind {
         *KIND.get_or_init(|| {
+            if super::fences_asked() {
+                FENCES.store(true, Ordering::Relaxed);
+                return Kind::Fences;
+            }
             let supported = membarrier(MEMBARRIER_CMD_QUERY);
             if supported < 0 {
                 return Kind::None;
@@ -81,10 +97,25 @@ mod imp {
     }
 
     /// The owner's side: a compiler fence (thieves claim only where [`heavy`] is a
-    /// process-wide barrier).
+    /// process-wide barrier), or a full fence when both sides fence.
     #[inline(always)]
     pub(crate) fn light() {
-        compiler_fence(Ordering::SeqCst);
+        if FENCES.load(Ordering::Relaxed) {
+            fence(Ordering::SeqCst);
+        } else {
+            compiler_fence(Ordering::SeqCst);
+        }
+    }
+
+    /// Which barrier a thief pays: `membarrier`, `membarrier (global)`, `fence`, or
+    /// `none` (thieves do not claim).
+    pub(crate) fn name() -> &'static str {
+        match kind() {
+            Kind::Expedited => "membarrier",
+            Kind::Global => "membarrier (global)",
+            Kind::Fences => "fence",
+            Kind::None => "none",
+        }
     }
 
     /// The thief's side: a barrier on every running thread of the process.
@@ -99,7 +130,7 @@ mod imp {
                 let r = membarrier(MEMBARRIER_CMD_GLOBAL);
                 assert!(r == 0, "prorata: membarrier failed after the query");
             }
-            Kind::None => {}
+            Kind::Fences | Kind::None => {}
         }
     }
 }
@@ -128,6 +159,20 @@ mod imp {
     pub(crate) fn heavy() {
         fence(Ordering::SeqCst);
     }
+
+    /// Both sides fence here.
+    pub(crate) fn name() -> &'static str {
+        "fence"
+    }
 }
 
-pub(crate) use imp::{heavy, init, light, thieves_may_claim};
+pub(crate) use imp::{heavy, init, light, name, thieves_may_claim};
+
+/// The environment variable that asks for plain fences on both sides.
+pub(crate) const ENV_VAR: &str = "PRORATA_BARRIER";
+
+/// Whether `PRORATA_BARRIER` asks for plain fences (`fence`, any case).
+#[cfg_attr(not(all(target_os = "linux", not(all(loom, test)))), allow(dead_code))]
+fn fences_asked() -> bool {
+    std::env::var(ENV_VAR).is_ok_and(|v| v.trim().eq_ignore_ascii_case("fence"))
+}

@@ -1,7 +1,32 @@
 //! A public but hidden handle on the worker deques, for `benches/deque.rs` (the deques
-//! are private to the crate). Not part of the API: it may change without notice.
+//! are private to the crate), and on the barrier a thief pays, for
+//! `examples/barrier_cost.rs`. Not part of the API: it may change without notice.
 
-use super::{DequeKind, Local, Steal, Stealer};
+use super::{DequeKind, Local, Steal, Stealer, barrier};
+
+/// One thief-side barrier, as a thief that claims a pending join frame or robs a
+/// BWoS slot pays it (hidden): Linux's `membarrier`, or a fence (see
+/// [`barrier_name`]).
+///
+/// ```
+/// prorata::deque_bench::process_barrier();
+/// ```
+pub fn process_barrier() {
+    barrier::init();
+    barrier::heavy();
+}
+
+/// Which barrier thieves pay in this process (hidden): `membarrier`,
+/// `membarrier (global)`, `fence` (`PRORATA_BARRIER=fence`, or not Linux) or `none`
+/// (the kernel refuses `membarrier`: thieves do not claim).
+///
+/// ```
+/// let name = prorata::deque_bench::barrier_name();
+/// assert!(["membarrier", "membarrier (global)", "fence", "none"].contains(&name));
+/// ```
+pub fn barrier_name() -> &'static str {
+    barrier::name()
+}
 
 /// The owner's end of a worker deque of either kind, as the pool uses it (hidden).
 ///

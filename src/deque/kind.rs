@@ -8,6 +8,14 @@
 /// The choice changes how fast jobs move between workers, never what a program
 /// computes: both deques give the owner its newest job and thieves the oldest.
 ///
+/// Either way, a thief that takes a job its owner has not yet offered (a pending
+/// `join` half, a BWoS slot) pays a process-wide barrier on Linux (`membarrier`, which
+/// interrupts every core running a thread of the process) so that owners pay no fence.
+/// With `PRORATA_BARRIER=fence` in the environment (read once, before the first pool
+/// runs) both sides use an ordinary fence instead: each `join` costs a fence and no
+/// thief interrupts the other cores, the better trade on machines with many busy
+/// workers and frequent steals.
+///
 /// ```
 /// use prorata::{DequeKind, ThreadPoolBuilder};
 ///

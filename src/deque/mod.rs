@@ -61,6 +61,8 @@ pub(crate) enum Local<T> {
 impl<T> Local<T> {
     /// A new, empty deque of the given kind.
     pub(crate) fn new(kind: DequeKind) -> Self {
+        // The barrier's kind is fixed before any owner runs.
+        barrier::init();
         match kind {
             DequeKind::ChaseLev => Local::ChaseLev(crossbeam_deque::Worker::new_lifo()),
             DequeKind::Bwos => Local::Bwos(bwos::Worker::new(), injector::Batch::new()),
@@ -69,6 +71,7 @@ impl<T> Local<T> {
 
     /// A Chase-Lev deque whose owner pops its oldest job (Rayon's `breadth_first`).
     pub(crate) fn new_fifo() -> Self {
+        barrier::init();
         Local::ChaseLev(crossbeam_deque::Worker::new_fifo())
     }
 

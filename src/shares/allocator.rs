@@ -139,8 +139,16 @@ pub(crate) struct Allocator {
     /// Cores each active share's tickets alone are worth (as if every active share
     /// could use all the cores): what both policies charge against.
     ticket_ent: Vec<f64>,
-    /// The entitlements are out of date (computed lazily, before they are used).
+    /// The sum of `ticket_ent` (what the global pass advances against).
+    ticket_total: f64,
+    /// The ticket entitlements are out of date (computed lazily, before they are
+    /// used): which shares are active, their tickets or the lends changed. A
+    /// share's demand moving between two non-zero values leaves them alone.
     dirty: bool,
+    /// The demand-capped entitlements (`ent`) are out of date: any demand changed.
+    /// Only the lottery decides with them (and `entitlement` reads them), so the
+    /// stride policy never waits for them.
+    capped_dirty: bool,
     scratch: Scratch,
     workers: Vec<Worker>,
     /// Ids of removed workers, for reuse.
@@ -230,7 +238,9 @@ impl Allocator {
             ndemand: Vec::new(),
             ent: Vec::new(),
             ticket_ent: Vec::new(),
+            ticket_total: 0.0,
             dirty: false,
+            capped_dirty: false,
             scratch: Scratch::default(),
             workers: Vec::new(),
             free_workers: Vec::new(),
@@ -264,8 +274,14 @@ impl Allocator {
     /// Cores `share`'s own jobs are entitled to now (0 when it wants none).
     pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
         self.tree.node(share);
-        self.fresh();
+        self.fresh_capped();
         self.ent[share.index()]
+    }
+
+    /// Computes into `s.out` the demand-capped entitlements of every slot now,
+    /// leaving the allocator's own (and the policy's view of them) alone.
+    pub(crate) fn entitlements_into(&self, s: &mut Scratch) {
+        entitlements(&self.tree, f64::from(self.cores), s);
     }
 
     /// Whether `share` is still in the tree (a retired share leaves once empty).
@@ -337,13 +353,13 @@ impl Allocator {
         let id = self.tree.add(parent, tickets)?;
         self.resize();
         self.reset_slot(id.index());
-        self.dirty = true;
+        self.changed();
         Ok(id)
     }
 
     pub(crate) fn set_tickets(&mut self, share: ShareId, tickets: u32) -> Result<(), ShareError> {
         self.tree.set_tickets(share, tickets)?;
-        self.dirty = true;
+        self.changed();
         Ok(())
     }
 
@@ -361,7 +377,7 @@ impl Allocator {
     /// A thread of `from` blocks until `to` has run a job: `from` lends its tickets.
     pub(crate) fn lend(&mut self, from: ShareId, to: ShareId) {
         self.tree.lend(from, to);
-        self.dirty = true;
+        self.changed();
     }
 
     pub(crate) fn end_lend(&mut self, from: ShareId, to: ShareId) {
@@ -373,7 +389,7 @@ impl Allocator {
         for &slot in removed {
             self.reset_slot(slot);
         }
-        self.dirty = true;
+        self.changed();
     }
 
     fn reset_slot(&mut self, slot: usize) {
@@ -394,6 +410,7 @@ impl Allocator {
         self.nhold[slot] = 0;
         self.ent[slot] = 0.0;
         self.ticket_ent[slot] = 0.0;
+        self.ticket_total = self.ticket_ent.iter().sum();
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),
@@ -416,8 +433,35 @@ impl Allocator {
             ledger.retune_all(&self.ticket_ent, &self.scratch.out);
         }
         std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
-        entitlements(&self.tree, cores, &mut self.scratch);
+        self.ticket_total = self.ticket_ent.iter().sum();
+    }
+
+    /// Brings the demand-capped entitlements (`ent`) up to date too.
+    fn fresh_capped(&mut self) {
+        self.fresh();
+        if !self.capped_dirty {
+            return;
+        }
+        self.capped_dirty = false;
+        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
         std::mem::swap(&mut self.ent, &mut self.scratch.out);
+    }
+
+    /// Tickets, shares, lends or demands changed: every entitlement is out of date.
+    fn changed(&mut self) {
+        self.dirty = true;
+        self.capped_dirty = true;
+    }
+
+    /// Brings up to date what the policy decides with: the ticket entitlements,
+    /// and for the lottery the demand-capped ones and the demands (the stride
+    /// policy reads neither, so their slots in the view may be stale).
+    fn fresh_view(&mut self) {
+        self.fresh();
+        if matches!(self.policy, Policy::Lottery(_)) {
+            self.fresh_capped();
+            self.fill_demand();
+        }
     }
 
     // ----- workers -----
@@ -470,12 +514,12 @@ impl Allocator {
         self.expire(now);
         self.lapse_holds(now);
         let node = self.tree.node(share);
-        let (idle, recent) = (node.demand == 0, node.recent);
-        if idle && !recent {
+        let (first, recent) = (node.demand == 0, node.recent);
+        if first && !recent {
             // The entitlements change: charge the holders for the time before.
             self.settle(now);
         }
-        if idle {
+        if first {
             // A call after a pause: how long the pause was decides whether its
             // cores are kept for it when it pauses again.
             self.slots[slot].last_gap = self.slots[slot].paused_at.map(|t| now - t.min(now));
@@ -489,7 +533,13 @@ impl Allocator {
         let s = &mut self.slots[slot];
         s.claims = s.claims.saturating_sub(1);
         self.enqueue(w, slot);
-        self.dirty = true;
+        // A first worker may change who is active (and what its lenders absorb);
+        // another only the demand-capped entitlements.
+        if first {
+            self.changed();
+        } else {
+            self.capped_dirty = true;
+        }
         self.dispatch(now)
     }
 
@@ -525,7 +575,7 @@ impl Allocator {
                 self.lingering -= 1;
                 let id = self.tree.id_at(slot).expect("a lingering share is live");
                 self.tree.set_recent(id, false);
-                self.dirty = true;
+                self.changed();
             }
         }
     }
@@ -559,14 +609,19 @@ impl Allocator {
             self.hold_for(slot, now, self.hold_nanos);
         }
         let removed = self.tree.add_demand(share, -1);
-        if removed.is_empty() && self.tree.node(share).demand == 0 {
+        let last = removed.is_empty() && self.tree.node(share).demand == 0;
+        if !removed.is_empty() || last {
+            self.forget(&removed);
+        } else {
+            self.capped_dirty = true;
+        }
+        if last {
             self.slots[slot].paused_at = Some(now);
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
             self.lingering += 1;
             self.tree.set_recent(share, true);
         }
-        self.forget(&removed);
         self.dispatch(now)
     }
 
@@ -680,33 +735,50 @@ impl Allocator {
 
     /// Charges holder `w` for the time since it was last charged.
     fn charge(&mut self, w: WorkerId, now: u64) {
+        if let Some(ent) = self.advance(w, now) {
+            self.policy.ledger_mut().bound(ent);
+        }
+    }
+
+    /// Charges holder `w` for the time since it was last charged, without the
+    /// ledger's bounds; returns its share's ticket entitlement if it was charged.
+    fn advance(&mut self, w: WorkerId, now: u64) -> Option<f64> {
         if !self.is_holding(w) {
-            return;
+            return None;
         }
         self.fresh();
         let t = self.time(w, now);
         let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
-            return;
+            return None;
         };
         if *since == PENDING {
-            return;
+            return None;
         }
         let dt = t.saturating_sub(*since);
         *since = t.max(*since);
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
-        let total: f64 = self.ticket_ent.iter().sum();
         let quanta = dt as f64 / self.quantum_nanos as f64;
         let ent = self.ticket_ent[slot];
-        self.policy.ledger_mut().charge(slot, quanta, ent, total);
+        let total = self.ticket_total;
+        self.policy.ledger_mut().advance(slot, quanta, ent, total);
+        Some(ent)
     }
 
     /// Charges every holder up to `now` (before the entitlements change, so that
-    /// the time before is charged at the entitlements it was held under).
+    /// the time before is charged at the entitlements it was held under). The
+    /// ledger's bounds are applied once, after the last holder: a pass over every
+    /// share per holder made a tick cost holders x shares.
     fn settle(&mut self, now: u64) {
+        let mut bound = 0.0;
         for i in 0..self.workers.len() {
-            self.charge(WorkerId(i as u32), now);
+            if let Some(ent) = self.advance(WorkerId(i as u32), now) {
+                if ent > 0.0 {
+                    bound = ent;
+                }
+            }
         }
+        self.policy.ledger_mut().bound(bound);
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -763,8 +835,7 @@ impl Allocator {
             // One candidate: no need to bring the entitlements up to date.
             return Some(first);
         }
-        self.fresh();
-        self.fill_demand();
+        self.fresh_view();
         let view = view!(self);
         match &mut self.policy {
             Policy::Stride(s) => s.pick(&view),
@@ -855,8 +926,7 @@ impl Allocator {
 
     /// Whether the policy would give `slot` a core now, were it waiting for one.
     fn due(&mut self, slot: usize) -> bool {
-        self.fresh();
-        self.fill_demand();
+        self.fresh_view();
         let view = view!(self);
         match &self.policy {
             Policy::Stride(s) => s.due(&view, slot),
@@ -893,8 +963,7 @@ impl Allocator {
     /// Asks the holders the policy names to give their core back, at the end of
     /// a quantum (`None`) or for a waiter of slot `contender`.
     fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
-        self.fresh();
-        self.fill_demand();
+        self.fresh_view();
         let view = view!(self);
         let victims = match (&mut self.policy, contender) {
             (Policy::Stride(s), _) => s.preempt(&view),

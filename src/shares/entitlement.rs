@@ -34,14 +34,43 @@ pub(crate) fn water_fill_into(
 ) {
     out.clear();
     out.resize(parts.len(), 0.0);
-    // Participants in the order they saturate: lowest cap per unit weight first.
     order.clear();
     order.extend((0..parts.len()).filter(|&i| parts[i].0 > 0.0));
+    let mut left = value;
+    // By passes: at the level of the value left per unit weight, whoever cannot
+    // use its part saturates at its cap, which only raises the level for the
+    // others; a pass that saturates nobody splits the rest by weight. Usually a
+    // few passes over the participants, against a sort of them all; past
+    // `PASSES` (participants saturating a few at a time) the rest are sorted.
+    for _ in 0..PASSES {
+        let weight: f64 = order.iter().map(|&i| parts[i].0).sum();
+        if order.is_empty() || weight <= 0.0 {
+            return;
+        }
+        let level = left / weight;
+        let before = order.len();
+        order.retain(|&i| {
+            let (w, cap) = parts[i];
+            if cap <= level * w {
+                out[i] = cap;
+                left -= cap;
+                false
+            } else {
+                true
+            }
+        });
+        if order.len() == before {
+            for &j in order.iter() {
+                out[j] = left * parts[j].0 / weight;
+            }
+            return;
+        }
+    }
+    // Participants in the order they saturate: lowest cap per unit weight first.
     order.sort_unstable_by(|&a, &b| {
         let (ra, rb) = (parts[a].1 / parts[a].0, parts[b].1 / parts[b].0);
         ra.total_cmp(&rb)
     });
-    let mut left = value;
     let mut weight: f64 = order.iter().map(|&i| parts[i].0).sum();
     for (k, &i) in order.iter().enumerate() {
         let (w, cap) = parts[i];
@@ -58,6 +87,9 @@ pub(crate) fn water_fill_into(
         }
     }
 }
+
+/// Passes of [`water_fill_into`] before it sorts the participants left.
+const PASSES: usize = 4;
 
 /// Buffers reused from one computation to the next, and the result.
 #[derive(Debug, Default)]

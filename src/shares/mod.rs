@@ -87,6 +87,9 @@ mod policy;
 mod pool_link;
 mod rng;
 mod share;
+// Not part of the API: the allocator for `examples/simulate.rs` (see the file).
+#[doc(hidden)]
+pub mod simulation;
 mod stride;
 mod sync;
 mod thread_clock;

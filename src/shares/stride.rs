@@ -112,20 +112,27 @@ impl Stride {
 
     /// `slot` (entitled to `ent` of `total` cores) held cores for `quanta` quanta.
     pub(crate) fn charge(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
+        self.advance(slot, quanta, ent, total);
+        self.bound(ent);
+    }
+
+    /// [`Stride::charge`] without the bounds (the caller charging several holders
+    /// at once applies them after the last, once: [`Stride::bound`] is a pass over
+    /// every share).
+    pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
         if ent > 0.0 {
             self.pass[slot] += quanta / ent;
         }
         if total > 0.0 {
             self.global += quanta / total;
         }
-        self.bound(ent);
     }
 
     /// Keeps every active share within its reach of the global pass: past that,
     /// the global pass moves up to the most indebted share (forgiving all debts
     /// alike, so the debtors keep their proportions among themselves), and credit
-    /// is lost.
-    fn bound(&mut self, ent: f64) {
+    /// is lost. A no-op unless the share just charged is entitled to some (`ent`).
+    pub(crate) fn bound(&mut self, ent: f64) {
         if ent <= 0.0 {
             return;
         }

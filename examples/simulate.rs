@@ -1,0 +1,545 @@
+//! The shares allocator at 8, 64 and 256 cores, in simulation.
+//!
+//! The allocator that divides a pool's cores among its shares is pure logic on an
+//! explicit clock; this program drives that very code (through the hidden
+//! `prorata::shares_simulation` handle) with simulated workers on a simulated clock,
+//! so that machines with many more cores than this one can be tried. Each
+//! configuration is a number of cores and of shares, under one of two workloads:
+//!
+//! * `steady`: every share always wants a fixed number of cores (together about three
+//!   times the pool), tickets drawn log-uniformly from 1 to 1,000 and spread over
+//!   nested currencies (tenants holding queries);
+//! * `server`: a query server. Shares (queries) arrive and leave (each lives about
+//!   2 s; one that leaves is replaced at once, in a random tenant, with new tickets),
+//!   and each alternates bursts (about 200 ms, wanting from one core to a large part
+//!   of the pool, most wanting few) with idle gaps (about 100 ms).
+//!
+//! The simulated time goes in steps of 100 µs: a worker asked to give its core back
+//! reaches its safe point at the next step (a parallel iterator's leaves pass one
+//! about every 100 µs), quanta are 4 ms (the pool default), and the allocator is
+//! called as the pool's permits call it (a worker that waits contends at once, a
+//! waiter's timeout lets a kept core lapse, waiters end quanta).
+//!
+//! Printed per configuration, after one simulated second of warm-up:
+//! * `pts`: the worst error of a share over a one-second window, in points of the
+//!   pool's cores: `100 x |got - part| / (cores x 1 s)`, where `got` is the core time
+//!   its workers held and `part` the integral of its entitlement (the water-filled,
+//!   demand-capped part of the cores its tickets are worth through the currencies);
+//! * `rel`: the worst `|got - part| / part` among the windows where a share was
+//!   entitled to a core or more on average (`n` such windows);
+//! * `wait p50/p99/max`: hand-over latency, the simulated time from a worker's request
+//!   to its grant, for requests made while its share held fewer cores than its part;
+//! * `dec/s`: allocator decisions (calls made under the permits' lock) per simulated
+//!   second;
+//! * `ns/dec` and `p99 µs`: the real time of one decision on this machine, mean and
+//!   99th percentile (the worst is the machine's: a call preempted by the OS); `lock`: `dec/s x ns/dec`, the fraction of one core the lock would be held
+//!   at this machine's speed (past 1, it saturates).
+//!
+//! ```text
+//! cargo run --release --example simulate -- [--seconds N] [--cores 8,64,256]
+//!     [--shares 10,100,1000] [--workload steady,server] [--policy stride,lottery,multi]
+//! ```
+
+use std::time::Instant;
+
+use prorata::SharePolicy;
+use prorata::shares_simulation::{SimShare, SimWorker, Simulator};
+
+const QUANTUM: u64 = 4_000_000;
+const STEP: u64 = 100_000;
+const SECOND: u64 = 1_000_000_000;
+
+/// xorshift64*: a seeded generator, so that every run simulates the same thing.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `[0, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Exponentially distributed with the given mean (nanoseconds).
+    fn exp(&mut self, mean: u64) -> u64 {
+        (-(1.0 - self.unit()).ln() * mean as f64) as u64 + STEP
+    }
+
+    /// Log-uniform from 1 to 1,000: most shares hold few tickets, a few hold many.
+    fn tickets(&mut self) -> u32 {
+        10f64.powf(3.0 * self.unit()) as u32
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Workload {
+    /// Steady demands, every share directly in the pool's currency.
+    Flat,
+    Steady,
+    Server,
+}
+
+struct Worker {
+    id: SimWorker,
+    /// Asked for a core (holds or waits).
+    busy: bool,
+    /// When it asked, if it waits, and whether its share was below its part then.
+    waiting: Option<(u64, bool)>,
+}
+
+struct Query {
+    share: SimShare,
+    workers: Vec<Worker>,
+    /// Cores wanted now, and the most it wants in a burst.
+    want: u32,
+    burst: u32,
+    /// When it next starts or ends a burst, and when it leaves.
+    next_change: u64,
+    leaves_at: u64,
+    /// Left: wants nothing, retired, waits for its last workers to go.
+    left: bool,
+    /// This window: core time held, and the integral of its part.
+    got: u64,
+    part: f64,
+}
+
+struct Config {
+    cores: u32,
+    shares: usize,
+    workload: Workload,
+    policy: SharePolicy,
+    seconds: u64,
+}
+
+struct Sim {
+    cfg: Config,
+    alloc: Simulator,
+    rng: Rng,
+    now: u64,
+    tenants: Vec<SimShare>,
+    queries: Vec<Query>,
+    /// Which query and worker a worker id belongs to.
+    owner: Vec<(usize, usize)>,
+    /// Real nanoseconds of each decision.
+    costs: Vec<u32>,
+    timer_overhead: f64,
+    waits: Vec<u64>,
+    /// Worst error over the windows: points, relative (and how many windows counted).
+    worst_points: f64,
+    worst_rel: f64,
+    rel_windows: usize,
+    measuring: bool,
+}
+
+/// Times one allocator call.
+macro_rules! timed {
+    ($sim:expr, $call:expr) => {{
+        let t = Instant::now();
+        let r = $call;
+        let dt = t.elapsed().as_nanos() as u32;
+        $sim.costs.push(dt);
+        r
+    }};
+}
+
+impl Sim {
+    fn new(cfg: Config) -> Sim {
+        let mut alloc = Simulator::new(cfg.cores, cfg.policy, QUANTUM);
+        let mut rng = Rng(0x5EED_1234 ^ (cfg.cores as u64) << 20 ^ cfg.shares as u64);
+        // Tenants: currencies holding the queries (about the square root of them).
+        let n_tenants = match cfg.workload {
+            Workload::Flat => 0,
+            _ => (cfg.shares as f64).sqrt().ceil() as usize,
+        };
+        let tenants = (0..n_tenants)
+            .map(|_| alloc.add_share(alloc.root(), rng.tickets()).unwrap())
+            .collect();
+        let mut sim = Sim {
+            cfg,
+            alloc,
+            rng,
+            now: 0,
+            tenants,
+            queries: Vec::new(),
+            owner: Vec::new(),
+            costs: Vec::new(),
+            timer_overhead: timer_overhead(),
+            waits: Vec::new(),
+            worst_points: 0.0,
+            worst_rel: 0.0,
+            rel_windows: 0,
+            measuring: false,
+        };
+        for _ in 0..sim.cfg.shares {
+            sim.arrive();
+        }
+        sim
+    }
+
+    /// A new query in a random tenant.
+    fn arrive(&mut self) {
+        let tenant = match self.tenants.len() {
+            0 => self.alloc.root(),
+            n => self.tenants[(self.rng.next() % n as u64) as usize],
+        };
+        let tickets = self.rng.tickets();
+        let share = self.alloc.add_share(tenant, tickets).unwrap();
+        // Together the shares want about three times the pool: the mean burst is
+        // 4.5 P / N cores (two thirds of the time in a burst), skewed (most want few).
+        let (p, n) = (f64::from(self.cfg.cores), self.cfg.shares as f64);
+        let mean = (4.5 * p / n).max(1.0);
+        let most = (3.0 * (mean - 1.0)).min(p - 1.0);
+        let u = self.rng.unit();
+        let burst = 1 + (most * u * u) as u32;
+        let (next_change, leaves_at) = match self.cfg.workload {
+            Workload::Flat | Workload::Steady => (u64::MAX, u64::MAX),
+            Workload::Server => (
+                self.now + self.rng.exp(200_000_000),
+                self.now + self.rng.exp(2 * SECOND),
+            ),
+        };
+        self.queries.push(Query {
+            share,
+            workers: Vec::new(),
+            want: burst,
+            burst,
+            next_change,
+            leaves_at,
+            left: false,
+            got: 0,
+            part: 0.0,
+        });
+    }
+
+    fn run(&mut self) {
+        let end = self.cfg.seconds * SECOND;
+        let mut next_tick = QUANTUM;
+        let mut window_end = SECOND;
+        self.alloc.refresh_parts();
+        while self.now < end {
+            self.step(&mut next_tick);
+            if self.now >= window_end {
+                self.close_window();
+                window_end += SECOND;
+                if !self.measuring {
+                    // After the warm-up.
+                    self.measuring = true;
+                    self.costs.clear();
+                    self.waits.clear();
+                }
+            }
+        }
+    }
+
+    fn step(&mut self, next_tick: &mut u64) {
+        let now = self.now;
+        // A waiter's timeout: a core kept for a share lapses.
+        if self.alloc.next_lapse().is_some_and(|t| t <= now) {
+            let granted = timed!(self, self.alloc.lapse(now));
+            self.granted(granted);
+        }
+        // Flagged holders reach their safe point.
+        for q in 0..self.queries.len() {
+            for i in 0..self.queries[q].workers.len() {
+                let id = self.queries[q].workers[i].id;
+                if self.alloc.is_flagged(id) {
+                    let granted = timed!(self, self.alloc.yield_core(id, now));
+                    if !self.alloc.is_holding(id) {
+                        let due = self.below_part(q);
+                        self.queries[q].workers[i].waiting = Some((now, due));
+                    }
+                    self.granted(granted);
+                }
+            }
+        }
+        // Bursts start and end; queries leave and arrive.
+        for q in 0..self.queries.len() {
+            let query = &mut self.queries[q];
+            if query.left {
+                continue;
+            }
+            if now >= query.leaves_at {
+                query.left = true;
+                query.want = 0;
+                timed!(self, self.alloc.retire(self.queries[q].share));
+                self.arrive();
+            } else if now >= query.next_change {
+                let on = query.want == 0;
+                query.want = if on { query.burst } else { 0 };
+                let mean = if on { 200_000_000 } else { 100_000_000 };
+                query.next_change = now + self.rng.exp(mean);
+            }
+        }
+        for q in 0..self.queries.len() {
+            self.adjust(q);
+        }
+        if now >= *next_tick {
+            let flagged = timed!(self, self.alloc.tick(now));
+            drop(flagged);
+            *next_tick += QUANTUM;
+        }
+        // Drop queries that are gone (their workers idle, their share out of the tree).
+        self.reap();
+        // The interval [now, now + STEP): who holds, and what each is entitled to.
+        self.alloc.refresh_parts();
+        for q in &mut self.queries {
+            let holding = q.workers.iter().filter(|w| self.alloc.is_holding(w.id));
+            q.got += holding.count() as u64 * STEP;
+            if self.alloc.is_live(q.share) {
+                q.part += self.alloc.part(q.share) * STEP as f64;
+            }
+        }
+        self.now += STEP;
+    }
+
+    /// Whether query `q`'s share holds at least a core fewer than its part now, with
+    /// none of its workers waiting yet: a worker asking now is owed a core at once.
+    fn below_part(&self, q: usize) -> bool {
+        let query = &self.queries[q];
+        let held = query
+            .workers
+            .iter()
+            .filter(|w| self.alloc.is_holding(w.id))
+            .count();
+        let queued = query.workers.iter().any(|w| w.waiting.is_some());
+        !queued && (held as f64) + 1.0 <= self.alloc.part(query.share) + 1e-9
+    }
+
+    /// Makes the busy workers of query `q` match what it wants: idle workers ask for
+    /// a core (and contend if they wait), holders beyond the want give theirs back.
+    fn adjust(&mut self, q: usize) {
+        let now = self.now;
+        let share = self.queries[q].share;
+        let busy = self.queries[q].workers.iter().filter(|w| w.busy).count() as u32;
+        for _ in busy..self.queries[q].want {
+            let i = self.idle_worker(q);
+            let id = self.queries[q].workers[i].id;
+            let due = self.below_part(q);
+            self.queries[q].workers[i].busy = true;
+            let granted = timed!(self, self.alloc.request(id, share, now));
+            if !self.alloc.is_holding(id) {
+                self.queries[q].workers[i].waiting = Some((now, due));
+                let flagged = timed!(self, self.alloc.contend(share, now));
+                drop(flagged);
+            }
+            self.granted(granted);
+        }
+        let mut extra = busy.saturating_sub(self.queries[q].want);
+        for i in 0..self.queries[q].workers.len() {
+            let w = &self.queries[q].workers[i];
+            if extra > 0 && w.busy && self.alloc.is_holding(w.id) {
+                let id = w.id;
+                self.queries[q].workers[i].busy = false;
+                extra -= 1;
+                let granted = timed!(self, self.alloc.release(id, now));
+                self.granted(granted);
+            }
+        }
+    }
+
+    fn idle_worker(&mut self, q: usize) -> usize {
+        if let Some(i) = self.queries[q].workers.iter().position(|w| !w.busy) {
+            return i;
+        }
+        let id = self.alloc.add_worker();
+        if self.owner.len() <= id.index() {
+            self.owner.resize(id.index() + 1, (usize::MAX, 0));
+        }
+        let query = &mut self.queries[q];
+        self.owner[id.index()] = (q, query.workers.len());
+        query.workers.push(Worker {
+            id,
+            busy: false,
+            waiting: None,
+        });
+        query.workers.len() - 1
+    }
+
+    /// Notes the hand-over latency of workers just granted a core.
+    fn granted(&mut self, granted: Vec<SimWorker>) {
+        for id in granted {
+            let (q, i) = self.owner[id.index()];
+            if let Some((since, due)) = self.queries[q].workers[i].waiting.take() {
+                if due && self.measuring {
+                    self.waits.push(self.now - since);
+                }
+            }
+        }
+    }
+
+    /// Forgets queries whose share has left the tree (their workers all idle).
+    fn reap(&mut self) {
+        let mut q = 0;
+        while q < self.queries.len() {
+            let query = &self.queries[q];
+            if query.left && !self.alloc.is_live(query.share) {
+                let gone = self.queries.swap_remove(q);
+                for w in gone.workers {
+                    self.alloc.remove_worker(w.id);
+                    self.owner[w.id.index()] = (usize::MAX, 0);
+                }
+                // The query moved into slot q: its workers' owner entries follow.
+                if q < self.queries.len() {
+                    for (i, w) in self.queries[q].workers.iter().enumerate() {
+                        self.owner[w.id.index()] = (q, i);
+                    }
+                }
+            } else {
+                q += 1;
+            }
+        }
+    }
+
+    /// The end of a one-second window: each query's error, then a new window.
+    fn close_window(&mut self) {
+        let pool = f64::from(self.cfg.cores) * SECOND as f64;
+        for q in &mut self.queries {
+            let (got, part) = (q.got as f64, q.part);
+            if self.measuring {
+                let points = 100.0 * (got - part).abs() / pool;
+                self.worst_points = self.worst_points.max(points);
+                if part >= SECOND as f64 {
+                    self.rel_windows += 1;
+                    self.worst_rel = self.worst_rel.max((got - part).abs() / part);
+                }
+            }
+            q.got = 0;
+            q.part = 0.0;
+        }
+        self.alloc.check();
+    }
+
+    fn report(&mut self) {
+        let policy = match self.cfg.policy {
+            SharePolicy::Stride => "stride",
+            SharePolicy::Lottery => "lottery",
+            SharePolicy::MultiWinnerLottery => "multi",
+        };
+        let workload = match self.cfg.workload {
+            Workload::Flat => "flat",
+            Workload::Steady => "steady",
+            Workload::Server => "server",
+        };
+        let seconds = (self.cfg.seconds - 1) as f64;
+        let decisions = self.costs.len() as f64;
+        let total: f64 = self.costs.iter().map(|&c| f64::from(c)).sum();
+        let ns = (total / decisions.max(1.0) - self.timer_overhead).max(0.0);
+        self.costs.sort_unstable();
+        let p99 = self
+            .costs
+            .get(self.costs.len() * 99 / 100)
+            .copied()
+            .unwrap_or(0);
+        self.waits.sort_unstable();
+        let pct = |p: f64| -> f64 {
+            match self.waits.len() {
+                0 => 0.0,
+                n => self.waits[((n - 1) as f64 * p) as usize] as f64 / 1e6,
+            }
+        };
+        let per_second = decisions / seconds;
+        println!(
+            "{:>4} {:>5} {workload:>6} {policy:>7} | {:>5.2} {:>5.1}% {:>5} | {:>5.2} {:>6.2} {:>7.2} | {:>9.0} {:>8.0} {:>8.0} {:>6.3}",
+            self.cfg.cores,
+            self.cfg.shares,
+            self.worst_points,
+            100.0 * self.worst_rel,
+            self.rel_windows,
+            pct(0.5),
+            pct(0.99),
+            pct(1.0),
+            per_second,
+            ns,
+            f64::from(p99) / 1e3,
+            per_second * ns / 1e9,
+        );
+    }
+}
+
+/// The real time `timed!` adds around an empty call (two clock readings).
+fn timer_overhead() -> f64 {
+    let n = 10_000;
+    let t = Instant::now();
+    let mut sink = 0u128;
+    for _ in 0..n {
+        let s = Instant::now();
+        sink += s.elapsed().as_nanos();
+    }
+    std::hint::black_box(sink);
+    t.elapsed().as_nanos() as f64 / f64::from(n)
+}
+
+fn main() {
+    let mut seconds = 5;
+    let mut cores = vec![8, 64, 256];
+    let mut shares = vec![10, 100, 1000];
+    let mut workloads = vec![Workload::Flat, Workload::Steady, Workload::Server];
+    let mut policies = vec![SharePolicy::Stride];
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    for pair in argv.chunks(2) {
+        let value = pair.get(1).map(String::as_str).unwrap_or("");
+        let list = || value.split(',').map(str::trim);
+        match pair[0].as_str() {
+            "--seconds" => seconds = value.parse().expect("--seconds N (at least 2)"),
+            "--cores" => cores = list().map(|c| c.parse().expect("--cores 8,64")).collect(),
+            "--shares" => shares = list().map(|s| s.parse().expect("--shares 10")).collect(),
+            "--workload" => {
+                workloads = list()
+                    .map(|w| match w {
+                        "flat" => Workload::Flat,
+                        "steady" => Workload::Steady,
+                        "server" => Workload::Server,
+                        other => panic!("unknown workload {other}"),
+                    })
+                    .collect()
+            }
+            "--policy" => {
+                policies = list()
+                    .map(|p| match p {
+                        "stride" => SharePolicy::Stride,
+                        "lottery" => SharePolicy::Lottery,
+                        "multi" => SharePolicy::MultiWinnerLottery,
+                        other => panic!("unknown policy {other}"),
+                    })
+                    .collect()
+            }
+            other => panic!("unknown option {other}"),
+        }
+    }
+    assert!(
+        seconds >= 2,
+        "--seconds: one of warm-up, at least one measured"
+    );
+    println!(
+        "{} simulated s per configuration ({} measured); steps of 100 µs, quanta of 4 ms",
+        seconds,
+        seconds - 1
+    );
+    println!(
+        "cores shares workload policy | pts   rel    n | wait ms: p50 p99 max | dec/s ns/dec p99 µs lock"
+    );
+    for &workload in &workloads {
+        for &policy in &policies {
+            for &c in &cores {
+                for &s in &shares {
+                    let mut sim = Sim::new(Config {
+                        cores: c,
+                        shares: s,
+                        workload,
+                        policy,
+                        seconds,
+                    });
+                    sim.run();
+                    sim.report();
+                }
+            }
+        }
+    }
+}
