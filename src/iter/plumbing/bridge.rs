@@ -211,6 +211,44 @@ impl<T, F: Folder<T>> Folder<T> for SafePointFolder<F> {
         self
     }
 
+    /// Hands the items on in runs, through the inner folder's own `consume_iter` (its
+    /// fast path: a `count` or `sum` over a run, not one `consume` per item), with a
+    /// safe point between runs.
+    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+        let mut iter = iter.into_iter();
+        // An iterator known to fit the current run goes on whole, uncounted item by
+        // item (sources that cut their leaves into runs of their own, like the string
+        // ones, keep their fast paths: a vectorised count of bytes, say).
+        if let (_, Some(most)) = iter.size_hint() {
+            let room = self.pacer.run().saturating_sub(self.count);
+            if most <= room {
+                self.inner = self.inner.consume_iter(iter);
+                self.count += most;
+                if self.count >= self.pacer.run() {
+                    self.count = 0;
+                    self.pacer.passed();
+                }
+                return self;
+            }
+        }
+        loop {
+            let room = self.pacer.run().saturating_sub(self.count).max(1);
+            let mut taken = 0;
+            let run = iter.by_ref().take(room).inspect(|_| taken += 1);
+            self.inner = self.inner.consume_iter(run);
+            if taken < room {
+                // The items ran out, or the inner folder is full.
+                self.count += taken;
+                return self;
+            }
+            self.count = 0;
+            self.pacer.passed();
+            if self.inner.full() {
+                return self;
+            }
+        }
+    }
+
     fn complete(self) -> F::Result {
         self.inner.complete()
     }
