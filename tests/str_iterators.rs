@@ -137,3 +137,49 @@ fn separators_only() {
     assert!(to_vec(blank.par_split_whitespace()).is_empty());
     assert_eq!(to_vec(blank.par_lines()), blank.lines().collect::<Vec<_>>());
 }
+
+/// Inside a share, leaf loops run in short timed runs (from 64 items) with a safe point
+/// between runs: long strings then cross many runs, and the items must be the same.
+#[test]
+fn string_iterators_in_a_share_match_std() {
+    let pool = common::cases::pool(2);
+    let share = pool.share(1).expect("tickets > 0");
+    let s = text(200_000, 7);
+    share.install(|| {
+        assert_eq!(to_vec(s.par_chars()), s.chars().collect::<Vec<_>>());
+        assert_eq!(
+            to_vec(s.par_char_indices()),
+            s.char_indices().collect::<Vec<_>>()
+        );
+        assert_eq!(to_vec(s.par_bytes()), s.bytes().collect::<Vec<_>>());
+        assert_eq!(
+            to_vec(s.par_split_whitespace()),
+            s.split_whitespace().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            to_vec(s.par_split_ascii_whitespace()),
+            s.split_ascii_whitespace().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            s.par_split(&[',', '\n'][..]).count(),
+            s.split(&[',', '\n'][..]).count()
+        );
+    });
+}
+
+/// A search over a per-char iterator stops early and finds what std finds.
+#[test]
+fn per_char_searches_match_std() {
+    on_pools(|_| {
+        let s = text(100_000, 3);
+        assert_eq!(
+            s.par_bytes().find_first(|&b| b > 0xf0),
+            s.bytes().find(|&b| b > 0xf0)
+        );
+        assert!(s.par_chars().any(|c| c == '中'));
+        assert_eq!(
+            s.par_char_indices().find_first(|&(_, c)| c == '𝄞'),
+            s.char_indices().find(|&(_, c)| c == '𝄞')
+        );
+    });
+}

@@ -37,6 +37,7 @@ pub(crate) fn safe_point() {
 /// each run: one clock read per run), so that a worker asked for its core gives it
 /// within a fraction of a quantum even when items take microseconds (a fixed 4096
 /// items of 3 µs took 12 ms, three quanta).
+#[derive(Clone, Copy)]
 pub(crate) struct Pacer {
     run: usize,
     last: Option<Instant>,

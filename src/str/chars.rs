@@ -1,7 +1,7 @@
 //! `par_chars`, `par_char_indices`, `par_bytes`, `par_encode_utf16`: cut at char
 //! boundaries, each piece iterated with its sequential std method.
 
-use super::pieces::{Leaf, Pieces};
+use super::pieces::{Leaf, Pieces, run_end};
 use crate::iter::plumbing::*;
 use crate::iter::*;
 
@@ -68,8 +68,22 @@ macro_rules! per_char_iterator {
 
         impl<'ch> Leaf<'ch> for $leaf {
             type Item = $item;
-            fn fold<F: Folder<$item>>(&self, $piece: &'ch str, $offset: usize, folder: F) -> F {
-                folder.consume_iter($iter)
+            fn fold<F: Folder<$item>>(&self, whole: &'ch str, start: usize, mut folder: F) -> F {
+                // In runs of a few thousand bytes, each handed on whole: the pool's safe
+                // points come between runs, not between items.
+                let mut rest = whole;
+                let mut $offset = start;
+                while !rest.is_empty() {
+                    let ($piece, tail) = rest.split_at(run_end(rest));
+                    let len = $piece.len();
+                    folder = folder.consume_iter($iter);
+                    if folder.full() {
+                        break;
+                    }
+                    $offset += len;
+                    rest = tail;
+                }
+                folder
             }
         }
 

@@ -37,6 +37,20 @@ pub(super) fn middle_boundary(s: &str) -> usize {
         .unwrap_or(s.len())
 }
 
+/// Bytes in one run of a per-char leaf (`par_chars`, `par_bytes`, ...).
+const RUN_BYTES: usize = 4096;
+
+/// Where the first run of `s` ends: the first char boundary at or after
+/// `RUN_BYTES`, or the end of `s`.
+pub(super) fn run_end(s: &str) -> usize {
+    if s.len() <= RUN_BYTES {
+        return s.len();
+    }
+    (RUN_BYTES..s.len())
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(s.len())
+}
+
 impl<'ch, L: Leaf<'ch>> UnindexedProducer for Pieces<'ch, '_, L> {
     type Item = L::Item;
 

@@ -21,10 +21,14 @@ enum Mode {
     Inclusive,
     /// `split_terminator`: like `Exclusive`, but the last piece drops an empty tail.
     Terminator,
-    /// `split` keeping only non-empty pieces (`split_whitespace`).
-    NonEmpty,
     /// `lines`: cut like `Inclusive` on `'\n'`, each piece runs `str::lines`.
     Lines,
+    /// `split_whitespace`: cut at whitespace (a piece's ends need no care: empty
+    /// words are dropped), each piece runs std's own method.
+    Whitespace,
+    /// `split_ascii_whitespace`: the same at ASCII whitespace; std's method searches
+    /// bytes, not chars.
+    AsciiWhitespace,
 }
 
 impl Mode {
@@ -116,8 +120,9 @@ impl<'ch, P: Pattern> UnindexedProducer for SplitProducer<'ch, '_, P> {
             Mode::Terminator if self.last => folder.consume_iter(piece.split_terminator(pat)),
             Mode::Exclusive | Mode::Terminator => folder.consume_iter(piece.split(pat)),
             Mode::Inclusive => folder.consume_iter(piece.split_inclusive(pat)),
-            Mode::NonEmpty => folder.consume_iter(piece.split(pat).filter(|s| !s.is_empty())),
             Mode::Lines => folder.consume_iter(piece.lines()),
+            Mode::Whitespace => folder.consume_iter(piece.split_whitespace()),
+            Mode::AsciiWhitespace => folder.consume_iter(piece.split_ascii_whitespace()),
         })
     }
 }
@@ -239,7 +244,7 @@ impl<'ch> ParallelIterator for SplitWhitespace<'ch> {
     type Item = &'ch str;
 
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
-        drive(self.0, &char::is_whitespace, Mode::NonEmpty, consumer)
+        drive(self.0, &char::is_whitespace, Mode::Whitespace, consumer)
     }
 }
 
@@ -248,7 +253,7 @@ impl<'ch> ParallelIterator for SplitAsciiWhitespace<'ch> {
 
     fn drive_unindexed<C: UnindexedConsumer<Self::Item>>(self, consumer: C) -> C::Result {
         let is_space = |c: char| c.is_ascii_whitespace();
-        drive(self.0, &is_space, Mode::NonEmpty, consumer)
+        drive(self.0, &is_space, Mode::AsciiWhitespace, consumer)
     }
 }
 
@@ -286,7 +291,10 @@ mod tests {
             let terminated: Vec<_> = s.split_terminator(',').collect();
             assert_eq!(split_all(s, Mode::Terminator, &comma), terminated);
             let words: Vec<_> = s.split_whitespace().collect();
-            assert_eq!(split_all(s, Mode::NonEmpty, &char::is_whitespace), words);
+            assert_eq!(split_all(s, Mode::Whitespace, &char::is_whitespace), words);
+            let ascii_words: Vec<_> = s.split_ascii_whitespace().collect();
+            let is_space = |c: char| c.is_ascii_whitespace();
+            assert_eq!(split_all(s, Mode::AsciiWhitespace, &is_space), ascii_words);
             assert_eq!(
                 split_all(s, Mode::Lines, &'\n'),
                 s.lines().collect::<Vec<_>>()

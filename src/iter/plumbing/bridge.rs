@@ -5,6 +5,7 @@ use super::splitter::{LengthSplitter, Splitter};
 use super::{Consumer, Folder, Producer, ProducerCallback, Reducer};
 use super::{UnindexedConsumer, UnindexedProducer};
 use crate::iter::IndexedParallelIterator;
+use std::cell::Cell;
 
 /// Drives an indexed parallel iterator into a consumer.
 ///
@@ -181,34 +182,99 @@ where
     P: UnindexedProducer,
     C: UnindexedConsumer<P::Item>,
 {
+    let pace = Pace {
+        count: Cell::new(0),
+        pacer: Cell::new(crate::pool::Pacer::new()),
+    };
     let folder = SafePointFolder {
         inner: consumer.into_folder(),
-        count: 0,
-        pacer: crate::pool::Pacer::new(),
+        pace: &pace,
     };
     producer.fold_with(folder).inner.complete()
 }
 
-/// Wraps a folder to pass a safe point after each run of items the pacer asks
-/// for, for sources that cannot be cut into runs by index.
-struct SafePointFolder<F> {
-    inner: F,
-    count: usize,
-    pacer: crate::pool::Pacer,
+/// Where a leaf is between two safe points: items since the last one, and the pacer.
+/// Kept outside the folder, which leaf loops move by value on every item: a folder
+/// that carried them (and changed them on every item) was stored and reloaded with
+/// each item, at a cost of several times the item's own work in tight loops.
+struct Pace {
+    count: Cell<usize>,
+    pacer: Cell<crate::pool::Pacer>,
 }
 
-impl<T, F: Folder<T>> Folder<T> for SafePointFolder<F> {
+impl Pace {
+    #[inline]
+    fn run(&self) -> usize {
+        self.pacer.get().run()
+    }
+
+    /// Counts `n` items; the safe point when a run is over.
+    #[inline]
+    fn add(&self, n: usize) {
+        let count = self.count.get() + n;
+        if count >= self.run() {
+            self.passed();
+        } else {
+            self.count.set(count);
+        }
+    }
+
+    #[cold]
+    fn passed(&self) {
+        self.count.set(0);
+        let mut pacer = self.pacer.get();
+        pacer.passed();
+        self.pacer.set(pacer);
+    }
+}
+
+/// Wraps a folder to pass a safe point after each run of items the pacer asks
+/// for, for sources that cannot be cut into runs by index.
+struct SafePointFolder<'p, F> {
+    inner: F,
+    pace: &'p Pace,
+}
+
+impl<T, F: Folder<T>> Folder<T> for SafePointFolder<'_, F> {
     type Result = F::Result;
 
     #[inline]
     fn consume(mut self, item: T) -> Self {
-        self.count += 1;
-        if self.count >= self.pacer.run() {
-            self.count = 0;
-            self.pacer.passed();
-        }
+        self.pace.add(1);
         self.inner = self.inner.consume(item);
         self
+    }
+
+    /// Hands the items on in runs, through the inner folder's own `consume_iter` (its
+    /// fast path: a `count` or `sum` over a run, not one `consume` per item), with a
+    /// safe point between runs.
+    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+        let mut iter = iter.into_iter();
+        // An iterator known to fit the current run goes on whole, uncounted item by
+        // item (sources that cut their leaves into runs of their own, like the string
+        // ones, keep their fast paths: a vectorised count of bytes, say).
+        if let (_, Some(most)) = iter.size_hint() {
+            if most <= self.pace.run().saturating_sub(self.pace.count.get()) {
+                self.inner = self.inner.consume_iter(iter);
+                self.pace.add(most);
+                return self;
+            }
+        }
+        loop {
+            let room = self.pace.run().saturating_sub(self.pace.count.get()).max(1);
+            let mut taken = 0;
+            let run = iter.by_ref().take(room).inspect(|_| taken += 1);
+            self.inner = self.inner.consume_iter(run);
+            if taken < room {
+                // The items ran out, or the inner folder is full.
+                self.pace.add(taken);
+                return self;
+            }
+            self.pace.passed();
+            if self.inner.full() {
+                return self;
+            }
+        }
     }
 
     fn complete(self) -> F::Result {
