@@ -1,114 +1,402 @@
-//! Times std, rayon and prorata sorts side by side and prints the ratios.
+//! Times std, Rayon and prorata sorts side by side on a grid of lengths and
+//! input shapes, and prints prorata's time over std's and over Rayon's.
 //!
-//! Each round times the three sorts one after the other on fresh copies of the
-//! same input, so load changes on a shared machine hit all three alike; the
-//! figure kept is the median over the rounds (11 at 10^7 elements, 21 below).
+//! Each round times the sorts one after the other on fresh copies of the same
+//! input, so load changes on a shared machine hit all of them alike; the figure
+//! kept is the best over the rounds. The parallel sorts are called and timed on
+//! one of their own pool's threads (inside `install`), so the round trip into
+//! the pool is not counted; std's sorts run on this thread.
 //!
-//! `cargo run --release --example sort_compare [len ...]` (default: 10^7).
+//! ```text
+//! cargo run --release --example sort_compare [len ...]
+//! ```
+//!
+//! Without lengths it runs the grid 10^3 to 10^7 (`String`s and 64-byte
+//! elements to 10^6). `THREADS` sets the pools' threads (default 2), `ROUNDS`
+//! the rounds per cell (default 7, 3 from 10^7). After the grid come the
+//! harder inputs of Rayon's comparison (nearly sorted, 128-byte elements, an
+//! allocating key, a costly comparator) at 5·10^4 and 10^6, with the number of
+//! comparator calls of the stable sorts (`HARD=0` leaves them out), and the
+//! two-thread ceiling at the largest length. `ONLY=text` runs only the rows
+//! whose names contain `text`.
 
+use std::cmp::Ordering;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// A sort to time: std, rayon or prorata, stable or unstable.
-type Sorter<T> = fn(&mut [T]);
-
-/// Median times of `sorts` on `input`, timed round-robin.
-fn median_times<T: Clone>(input: &[T], sorts: &[Sorter<T>], rounds: usize) -> Vec<Duration> {
-    let mut times = vec![Vec::with_capacity(rounds); sorts.len()];
-    for _ in 0..rounds {
-        for (sort, samples) in sorts.iter().zip(&mut times) {
-            let mut v = input.to_vec();
-            let start = Instant::now();
-            sort(&mut v);
-            samples.push(start.elapsed());
-            std::hint::black_box(&v);
-        }
-    }
-    times
-        .into_iter()
-        .map(|mut t| {
-            t.sort();
-            t[t.len() / 2]
-        })
-        .collect()
+/// The two pools the parallel sorts run on.
+struct Pools {
+    prorata: prorata::ThreadPool,
+    rayon: rayon::ThreadPool,
 }
 
-/// Prints one line: the three median times and the ratios.
-fn compare<T: Clone + Ord + Send>(name: &str, input: &[T], stable: bool) {
-    let sorts: [Sorter<T>; 3] = if stable {
+/// A sort under test, given a fresh copy of the input.
+type Sorter<'a, T> = &'a (dyn Fn(&mut Vec<T>) + Sync);
+
+/// A plain sort and where it runs.
+type PlacedSort<T> = (Place, fn(&mut Vec<T>));
+
+/// Where a sort runs: on this thread, or on a thread of one of the pools.
+#[derive(Clone, Copy)]
+enum Place {
+    Here,
+    Rayon,
+    Prorata,
+}
+
+/// Rounds per cell of `len` elements.
+fn rounds(len: usize) -> usize {
+    let default = if len >= 10_000_000 { 3 } else { 7 };
+    std::env::var("ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Times one sort of a fresh copy of `input`, where `place` says.
+fn time_once<T: Clone + Send + Sync>(
+    pools: &Pools,
+    place: Place,
+    input: &[T],
+    sort: Sorter<'_, T>,
+) -> Duration {
+    let run = || {
+        let mut v = input.to_vec();
+        let start = Instant::now();
+        sort(&mut v);
+        let elapsed = start.elapsed();
+        black_box(&v);
+        elapsed
+    };
+    match place {
+        Place::Here => run(),
+        Place::Rayon => pools.rayon.install(run),
+        Place::Prorata => pools.prorata.install(run),
+    }
+}
+
+/// Best times of `sorts` on `input`, timed round-robin, each round starting
+/// with the next sort.
+fn best_times<T: Clone + Send + Sync>(
+    pools: &Pools,
+    input: &[T],
+    sorts: &[(Place, Sorter<'_, T>)],
+) -> Vec<Duration> {
+    let mut best = vec![Duration::MAX; sorts.len()];
+    for round in 0..rounds(input.len()) {
+        for k in 0..sorts.len() {
+            let i = (round + k) % sorts.len();
+            let (place, sort) = sorts[i];
+            best[i] = best[i].min(time_once(pools, place, input, sort));
+        }
+    }
+    best
+}
+
+/// The std, Rayon and prorata sorts of one kind, for an `Ord` element.
+fn ord_sorts<T: Ord + Send>(stable: bool) -> [PlacedSort<T>; 3] {
+    if stable {
         [
-            |v| v.sort(),
-            rayon::slice::ParallelSliceMut::par_sort,
-            prorata::prelude::ParallelSliceMut::par_sort,
+            (Place::Here, |v| v.sort()),
+            (Place::Rayon, |v| {
+                rayon::slice::ParallelSliceMut::par_sort(v.as_mut_slice())
+            }),
+            (Place::Prorata, |v| {
+                prorata::prelude::ParallelSliceMut::par_sort(v.as_mut_slice())
+            }),
         ]
     } else {
         [
-            |v| v.sort_unstable(),
-            rayon::slice::ParallelSliceMut::par_sort_unstable,
-            prorata::prelude::ParallelSliceMut::par_sort_unstable,
+            (Place::Here, |v| v.sort_unstable()),
+            (Place::Rayon, |v| {
+                rayon::slice::ParallelSliceMut::par_sort_unstable(v.as_mut_slice())
+            }),
+            (Place::Prorata, |v| {
+                prorata::prelude::ParallelSliceMut::par_sort_unstable(v.as_mut_slice())
+            }),
         ]
-    };
-    let rounds = if input.len() >= 5_000_000 { 11 } else { 21 };
-    let t = median_times(input, &sorts, rounds);
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
-    let (std_t, rayon_t, ours_t) = (ms(t[0]), ms(t[1]), ms(t[2]));
-    let kind = if stable { "stable" } else { "unstable" };
-    println!(
-        "{kind:<8} {name:<14} {:>9} | std {std_t:8.2} ms rayon {rayon_t:8.2} ms prorata {ours_t:8.2} ms | prorata/std {:5.2} prorata/rayon {:5.2} rayon/std {:5.2}",
-        input.len(),
-        ours_t / std_t,
-        ours_t / rayon_t,
-        rayon_t / std_t,
-    );
+    }
 }
 
-/// Prints what two threads can do at best on this machine: std's unstable
-/// sort of each half of the input, on two threads at once (the result is not
-/// sorted; there is no partition or merge at all), against std's whole sort.
-fn ceiling(input: &[u64]) {
-    let sorts: [Sorter<u64>; 2] = [
-        |v| v.sort_unstable(),
-        |v| {
-            let (low, high) = v.split_at_mut(v.len() / 2);
-            std::thread::scope(|s| {
-                s.spawn(|| low.sort_unstable());
-                high.sort_unstable();
-            });
-        },
-    ];
-    let rounds = if input.len() >= 5_000_000 { 11 } else { 21 };
-    let t = median_times(input, &sorts, rounds);
+/// The sorts of [`ord_sorts`] as [`Sorter`]s.
+fn as_sorters<T>(sorts: &[PlacedSort<T>; 3]) -> Vec<(Place, Sorter<'_, T>)> {
+    sorts
+        .iter()
+        .map(|(p, f)| (*p, f as Sorter<'_, T>))
+        .collect()
+}
+
+/// Prints one cell pair: prorata over std and over Rayon, unstable then stable.
+fn cell<T: Ord + Clone + Send + Sync>(pools: &Pools, shape: &str, input: &[T]) {
+    if !selected(shape) {
+        return;
+    }
+    let mut line = format!("{shape:<16} {:>9}", input.len());
+    for stable in [false, true] {
+        let sorts = ord_sorts::<T>(stable);
+        let t = best_times(pools, input, &as_sorters(&sorts));
+        let (std_t, rayon_t, ours) = (t[0], t[1], t[2]);
+        line += &format!(
+            " | {} std {:8.3} ms  /std {:5.2} /rayon {:5.2}",
+            if stable { "  stable" } else { "unstable" },
+            std_t.as_secs_f64() * 1e3,
+            ours.as_secs_f64() / std_t.as_secs_f64(),
+            ours.as_secs_f64() / rayon_t.as_secs_f64(),
+        );
+    }
+    println!("{line}");
+}
+
+/// Whether the row named `what` is wanted: `ONLY`, when set, is a part of the
+/// names to run.
+fn selected(what: &str) -> bool {
+    std::env::var("ONLY").map_or(true, |only| what.contains(&only))
+}
+
+/// An `f64` ordered by `total_cmp`.
+#[derive(Clone, Copy, PartialEq)]
+struct Float(f64);
+
+impl Eq for Float {}
+
+impl PartialOrd for Float {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Float {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// `len` random `u64`s from a fixed seed.
+fn random(len: usize, seed: u64) -> Vec<u64> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..len).map(|_| rng.random()).collect()
+}
+
+/// `v` with about `swaps` random pairs swapped.
+fn with_swaps<T>(mut v: Vec<T>, swaps: usize, seed: u64) -> Vec<T> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = v.len();
+    for _ in 0..swaps {
+        v.swap(rng.random_range(0..n), rng.random_range(0..n));
+    }
+    v
+}
+
+/// Every shape of the grid at one length.
+fn grid_row(pools: &Pools, len: usize) {
+    let random = random(len, 42);
+    cell(pools, "u64 random", &random);
+    let few: Vec<u64> = random.iter().map(|x| x % 16).collect();
+    cell(pools, "u64 16 distinct", &few);
+    let mut sorted = random.clone();
+    sorted.sort_unstable();
+    cell(pools, "u64 sorted", &sorted);
+    let reversed: Vec<u64> = sorted.iter().rev().copied().collect();
+    cell(pools, "u64 reversed", &reversed);
+    // Ascending runs of about 1000 with 1% of the elements moved at random.
+    let runs: Vec<u64> = random
+        .chunks(1000)
+        .flat_map(|c| {
+            let mut c = c.to_vec();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    let runs = with_swaps(runs, len / 200, 7);
+    cell(pools, "u64 runs+noise", &runs);
+    let pairs: Vec<(u32, u32)> = random
+        .iter()
+        .map(|&x| ((x >> 32) as u32 % 1024, x as u32))
+        .collect();
+    cell(pools, "(u32,u32)", &pairs);
+    let floats: Vec<Float> = random
+        .iter()
+        .map(|&x| Float((x as i64) as f64 * 1e-9))
+        .collect();
+    cell(pools, "f64 total_cmp", &floats);
+    if len <= 1_000_000 {
+        let strings: Vec<String> = random.iter().map(|x| x.to_string()).collect();
+        cell(pools, "String", &strings);
+        let structs: Vec<[u64; 8]> = random
+            .iter()
+            .map(|&x| [x % 64, x, 1, 2, 3, 4, 5, 6])
+            .collect();
+        cell(pools, "64-byte", &structs);
+    }
+}
+
+/// Comparator calls, counted.
+static CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// A comparator that costs about 100 ns: a chain of float operations and one
+/// atomic add per call.
+fn costly(a: &u64, b: &u64) -> Ordering {
+    CALLS.fetch_add(1, Relaxed);
+    let mut x = (*a ^ *b) as f64;
+    for _ in 0..40 {
+        x = black_box(x.sqrt() + 1.0);
+    }
+    black_box(x);
+    a.cmp(b)
+}
+
+/// A counted plain comparison.
+fn counted(a: &u64, b: &u64) -> Ordering {
+    CALLS.fetch_add(1, Relaxed);
+    a.cmp(b)
+}
+
+/// Prints prorata's time over Rayon's for one call, and for the stable sort by
+/// `compare` the comparator calls of each.
+fn hard_cell<T: Clone + Send + Sync>(
+    pools: &Pools,
+    what: &str,
+    input: &[T],
+    rayon_sort: Sorter<'_, T>,
+    ours: Sorter<'_, T>,
+) {
+    if !selected(what) {
+        return;
+    }
+    let t = best_times(
+        pools,
+        input,
+        &[(Place::Rayon, rayon_sort), (Place::Prorata, ours)],
+    );
+    let count = |place, sort| {
+        CALLS.store(0, Relaxed);
+        time_once(pools, place, input, sort);
+        CALLS.load(Relaxed)
+    };
+    let (rayon_calls, our_calls) = (count(Place::Rayon, rayon_sort), count(Place::Prorata, ours));
+    let calls = if rayon_calls > 0 {
+        format!(
+            "  calls rayon {rayon_calls:>10} prorata {our_calls:>10} ({:5.2})",
+            our_calls as f64 / rayon_calls as f64
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "ceiling  {:<14} {:>9} | std {:8.2} ms, its two halves on two threads {:8.2} ms | halves/std {:5.2}",
-        "u64 random",
+        "{what:<34} {:>9} | rayon {:8.3} ms /rayon {:5.2}{calls}",
         input.len(),
         t[0].as_secs_f64() * 1e3,
-        t[1].as_secs_f64() * 1e3,
         t[1].as_secs_f64() / t[0].as_secs_f64(),
     );
 }
 
-/// All the inputs of one length, each sorted both ways.
-fn compare_all(len: usize) {
-    let mut rng = StdRng::seed_from_u64(42);
-    let random: Vec<u64> = (0..len).map(|_| rng.random()).collect();
-    let few: Vec<u64> = random.iter().map(|x| x % 16).collect();
-    let mut sorted = random.clone();
-    sorted.sort_unstable();
-    let reversed: Vec<u64> = sorted.iter().rev().copied().collect();
-    let strings: Vec<String> = random.iter().map(|x| x.to_string()).collect();
-    ceiling(&random);
-    for stable in [false, true] {
-        compare("u64 random", &random, stable);
-        compare("u64 few-dist", &few, stable);
-        compare("u64 sorted", &sorted, stable);
-        compare("u64 reversed", &reversed, stable);
-        if len <= 1_000_000 {
-            compare("String random", &strings, stable);
-        }
+/// Rayon's comparison inputs at one length.
+fn hard_rows(pools: &Pools, len: usize) {
+    use prorata::prelude::ParallelSliceMut as P;
+    use rayon::slice::ParallelSliceMut as R;
+    let swaps = (len as f64).sqrt() as usize;
+    let ascending = with_swaps((0..len as u64).collect(), swaps, 3);
+    let descending = with_swaps((0..len as u64).rev().collect(), swaps, 4);
+    for (name, input) in [
+        ("nearly ascending", &ascending),
+        ("nearly descending", &descending),
+    ] {
+        hard_cell(
+            pools,
+            &format!("{name} unstable"),
+            input,
+            &|v| R::par_sort_unstable(v.as_mut_slice()),
+            &|v| P::par_sort_unstable(v.as_mut_slice()),
+        );
+        hard_cell(
+            pools,
+            &format!("{name} stable (counted)"),
+            input,
+            &|v| R::par_sort_by(v.as_mut_slice(), counted),
+            &|v| P::par_sort_by(v.as_mut_slice(), counted),
+        );
     }
+    let random = random(len, 11);
+    let wide: Vec<[u64; 16]> = random.iter().map(|&x| [x; 16]).collect();
+    hard_cell(
+        pools,
+        "128-byte unstable",
+        &wide,
+        &|v| R::par_sort_unstable(v.as_mut_slice()),
+        &|v| P::par_sort_unstable(v.as_mut_slice()),
+    );
+    hard_cell(
+        pools,
+        "128-byte stable",
+        &wide,
+        &|v| R::par_sort(v.as_mut_slice()),
+        &|v| P::par_sort(v.as_mut_slice()),
+    );
+    let key = |x: &u64| {
+        CALLS.fetch_add(1, Relaxed);
+        x.to_string()
+    };
+    hard_cell(
+        pools,
+        "by_key to_string (key calls)",
+        &random,
+        &|v| R::par_sort_by_key(v.as_mut_slice(), key),
+        &|v| P::par_sort_by_key(v.as_mut_slice(), key),
+    );
+    hard_cell(
+        pools,
+        "costly comparator stable",
+        &random,
+        &|v| R::par_sort_by(v.as_mut_slice(), costly),
+        &|v| P::par_sort_by(v.as_mut_slice(), costly),
+    );
+    hard_cell(
+        pools,
+        "costly comparator unstable",
+        &random,
+        &|v| R::par_sort_unstable_by(v.as_mut_slice(), costly),
+        &|v| P::par_sort_unstable_by(v.as_mut_slice(), costly),
+    );
+}
+
+/// Prints what two threads can do at best on this machine: std's unstable
+/// sort of each half of the input on a thread of its own (no partition or
+/// merge at all), and prorata's sorts, over std's whole sort.
+fn ceiling(pools: &Pools, len: usize) {
+    let input = random(len, 42);
+    let halves = |v: &mut Vec<u64>| {
+        let half = v.len() / 2;
+        let (low, high) = v.split_at_mut(half);
+        std::thread::scope(|s| {
+            s.spawn(|| low.sort_unstable());
+            high.sort_unstable();
+        });
+    };
+    let [(_, std_sort), _, (_, unstable)] = ord_sorts::<u64>(false);
+    let [_, _, (_, stable)] = ord_sorts::<u64>(true);
+    let (std_sort, unstable, stable) = (&std_sort, &unstable, &stable);
+    let t = best_times(
+        pools,
+        &input,
+        &[
+            (Place::Here, std_sort),
+            (Place::Here, &halves),
+            (Place::Prorata, unstable),
+            (Place::Prorata, stable),
+        ],
+    );
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "ceiling u64 random {len}: std {:.2} ms, halves on two threads {:.2} ms; of the ceiling: unstable {:.2}, stable {:.2}",
+        ms(t[0]),
+        ms(t[1]),
+        t[1].as_secs_f64() / t[2].as_secs_f64(),
+        t[1].as_secs_f64() / t[3].as_secs_f64(),
+    );
 }
 
 fn main() {
@@ -117,15 +405,36 @@ fn main() {
         .map(|s| s.parse().expect("a length"))
         .collect();
     let lens = if lens.is_empty() {
-        vec![10_000_000]
+        vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000]
     } else {
         lens
     };
+    let threads = std::env::var("THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(2);
+    let pools = Pools {
+        prorata: prorata::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a prorata pool"),
+        rayon: rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a rayon pool"),
+    };
     println!(
-        "{} threads; ratios are of median times (lower is faster)",
-        prorata::current_num_threads()
+        "{threads} threads; prorata's best time over std's and over Rayon's (lower is faster)"
     );
-    for len in lens {
-        compare_all(len);
+    for &len in &lens {
+        grid_row(&pools, len);
+    }
+    if std::env::var("HARD").map_or(true, |h| h != "0") {
+        for len in [50_000, 1_000_000] {
+            hard_rows(&pools, len);
+        }
+    }
+    if selected("ceiling") {
+        ceiling(&pools, *lens.iter().max().expect("a length"));
     }
 }

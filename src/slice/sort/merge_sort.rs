@@ -41,7 +41,12 @@ where
     let levels = leaf_levels(len, threads);
     // Merge pieces: a few per thread at the top level, so stealing can balance.
     let grain = (len / (8 * threads)).max(MIN_LEAF);
-    sort_leaves(v, levels, &|leaf| seq_merge_sort(leaf, compare), true);
+    sort_leaves(
+        v,
+        levels,
+        &|leaf| super::seq_stable_sort(leaf, compare),
+        true,
+    );
     merge_all(v, levels, Some(grain), compare);
 }
 

@@ -24,6 +24,7 @@ mod quicksort;
 mod raw;
 mod runs;
 mod seq_quicksort;
+mod stable_quicksort;
 
 use std::cmp::Ordering;
 
@@ -59,10 +60,29 @@ where
         return;
     }
     if goes_sequential::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
-        merge_sort::seq_merge_sort(v, compare);
+        seq_stable_sort(v, compare);
         return;
     }
     merge_sort::par_merge_sort(v, compare);
+}
+
+/// Below this length the stable sort does not look for few distinct values:
+/// the sample costs about a thousand comparisons.
+const FEW_DISTINCT_CHECK_FROM: usize = 1 << 12;
+
+/// Sorts `v` stably on this thread: by the stable quicksort when a sample
+/// suggests few distinct values (it sets equal elements aside, about
+/// `n log k` comparisons for `k` values), else by the merge sort.
+fn seq_stable_sort<T, F>(v: &mut [T], compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    if v.len() >= FEW_DISTINCT_CHECK_FROM && pivot::looks_few_distinct(v, compare) {
+        stable_quicksort::stable_quicksort(v, compare);
+    } else {
+        merge_sort::seq_merge_sort(v, compare);
+    }
 }
 
 /// Sorts `v` with `compare` without keeping equal elements in order, in place.
