@@ -12,7 +12,7 @@ if [ "$size" -ge 1048576 ]; then
   echo "package: over 1 MiB" >&2
   exit 1
 fi
-if cargo package --list --locked | grep -E '^(proptest-regressions|target|shims|\.ci|ci)/|\.json$'; then
+if cargo package --list --locked | grep -E '^(proptest-regressions|target|shims|\.ci|ci)/|^docs/.*\.json$|^timeline\.(json|svg)$'; then
   echo "package: holds files a user does not need" >&2
   exit 1
 fi
