@@ -170,9 +170,11 @@ impl Registry {
         let was_empty = self.injector.is_empty();
         self.injector.push(job);
         let announced = self.sleep.new_injected_jobs(1, was_empty);
-        if announced.woken > 0 {
+        if announced.woken > 0 && WorkerThread::current().is_none() {
             // As for a worker's push (`WorkerThread::push`): a share's woken worker
-            // is announced to the allocator before the OS runs it.
+            // is announced to the allocator before the OS runs it. Not for a worker
+            // of another pool or share, which lends its tickets while it waits and
+            // must not be asked for the core its own wait may need.
             self.shares.workers_woken(announced.woken);
         }
     }

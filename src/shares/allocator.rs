@@ -637,9 +637,12 @@ impl Allocator {
         };
         self.expire(now);
         self.lapse_holds(now);
+        // A share that lends its tickets waits on another share's work: it keeps
+        // its core for that wait rather than free it for a claim.
+        let lends = self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty());
         let claimant = (0..self.slots.len()).find(|&c| {
             let s = &self.slots[c];
-            c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
+            !lends && c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
         });
         if let Some(claimant) = claimant {
             // The policy took this core for the claimant's woken workers: it stays

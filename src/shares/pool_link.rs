@@ -154,7 +154,13 @@ impl PoolShares {
     /// share a moment (wake-up preemption: the woken worker then starts on a core
     /// freed for it, rather than waiting for the OS to run it beside the holders and
     /// only then asking).
+    ///
+    /// Opt-in for now (`PRORATA_WAKEUP_PREEMPTION=1`): the soak test found pools that
+    /// stalled with it when a share was dropped while its work was in flight.
     pub(crate) fn workers_woken(&self, n: u32) {
+        if !wakeup_preemption() {
+            return;
+        }
         if let Some(m) = self.member.get() {
             m.permits.anticipate(m.id, n);
         }
@@ -166,6 +172,12 @@ impl PoolShares {
     pub(crate) fn on_idle(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
+}
+
+/// Whether wake-up preemption is on (`PRORATA_WAKEUP_PREEMPTION=1`), read once.
+fn wakeup_preemption() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PRORATA_WAKEUP_PREEMPTION").is_some_and(|v| v == "1"))
 }
 
 /// The number of core permits of a pool of `workers` workers whose builder asked
