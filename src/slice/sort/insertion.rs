@@ -20,6 +20,16 @@ where
     }
 }
 
+/// Sorts `v` stably whose first `sorted` elements are sorted already.
+pub(super) fn insertion_sort_from<T, F>(v: &mut [T], sorted: usize, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    for i in sorted.max(1)..v.len() {
+        insert_tail(&mut v[..=i], compare);
+    }
+}
+
 /// An element taken out of the slice, and the empty place (the hole) it goes back
 /// to when dropped: where the insertion stopped, or wherever a panic left it.
 struct Hole<T> {

@@ -9,8 +9,10 @@
 //! No sort calls std's: since Rust 1.81 those panic when the comparator is not a
 //! total order, and Rayon's never do. Ours leave the slice as some permutation
 //! of its elements then, as Rayon's. The sequential sorts are an introsort
-//! ([`seq_quicksort`]) and a merge sort of insertion-sorted runs
-//! ([`merge_sort::seq_merge_sort`]).
+//! ([`seq_quicksort`]), a merge sort of natural runs
+//! ([`merge_sort::seq_merge_sort`]) and, for inputs with few distinct values,
+//! a stable quicksort that sets equal elements aside
+//! ([`stable_quicksort`]).
 
 mod cached_key;
 mod fork;
