@@ -28,6 +28,9 @@
 //! keeps its distance to the global pass, rescaled to its new stride (Waldspurger's
 //! rule for ticket changes).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use super::allocator::View;
 
 #[derive(Debug, Default)]
@@ -192,27 +195,54 @@ impl Stride {
         let mut givable = view.holders.to_vec();
         let mut waiting = view.waiting.to_vec();
         let next = |held: &[u32], s: usize| self.deadline(s, held[s] + 1, view.ent[s]);
-        let next_waiter = |held: &[u32], waiting: &[u32]| {
-            (0..n)
-                .filter(|&s| waiting[s] > 0)
-                .min_by(|&a, &b| next(held, a).total_cmp(&next(held, b)))
-        };
+        let last = |held: &[u32], s: usize| self.deadline(s, held[s], view.ent[s]);
+        // The waiter due first and the holder due last, each kept in a heap (a scan
+        // of every share per core moved made a tick cost cores x shares). An entry
+        // is stale once its share's deadline or eligibility changed (a fresh one is
+        // pushed then) and is dropped when it comes up. Ties go as a scan in slot
+        // order would: the lowest slot among waiters, the highest among holders.
+        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = (0..n)
+            .filter(|&s| waiting[s] > 0)
+            .map(|s| Reverse((order_key(next(&held, s)), s)))
+            .collect();
+        let first_waiter =
+            |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>, held: &[u32], waiting: &[u32]| {
+                while let Some(&Reverse((key, s))) = waiters.peek() {
+                    if waiting[s] > 0 && key == order_key(next(held, s)) {
+                        return Some(s);
+                    }
+                    waiters.pop();
+                }
+                None
+            };
         for _ in 0..view.in_flight {
-            let Some(w) = next_waiter(&held, &waiting) else {
+            let Some(w) = first_waiter(&mut waiters, &held, &waiting) else {
                 return Vec::new();
             };
             waiting[w] -= 1;
             held[w] += 1;
+            waiters.push(Reverse((order_key(next(&held, w)), w)));
         }
+        let mut holders: BinaryHeap<(u64, usize)> = (0..n)
+            .filter(|&s| givable[s] > 0)
+            .map(|s| (order_key(last(&held, s)), s))
+            .collect();
+        let last_holder =
+            |holders: &mut BinaryHeap<(u64, usize)>, held: &[u32], givable: &[u32]| {
+                while let Some(&(key, s)) = holders.peek() {
+                    if givable[s] > 0 && key == order_key(last(held, s)) {
+                        return Some(s);
+                    }
+                    holders.pop();
+                }
+                None
+            };
         let mut victims = Vec::new();
         loop {
-            let w = next_waiter(&held, &waiting);
-            let last = |s: usize| self.deadline(s, held[s], view.ent[s]);
-            let h = (0..n)
-                .filter(|&s| givable[s] > 0)
-                .max_by(|&a, &b| last(a).total_cmp(&last(b)));
+            let w = first_waiter(&mut waiters, &held, &waiting);
+            let h = last_holder(&mut holders, &held, &givable);
             let (Some(w), Some(h)) = (w, h) else { break };
-            if w == h || next(&held, w) > last(h) + TIE {
+            if w == h || next(&held, w) > last(&held, h) + TIE {
                 break;
             }
             victims.push(h);
@@ -220,8 +250,26 @@ impl Stride {
             held[w] += 1;
             held[h] -= 1;
             givable[h] -= 1;
+            for s in [w, h] {
+                if waiting[s] > 0 {
+                    waiters.push(Reverse((order_key(next(&held, s)), s)));
+                }
+                if givable[s] > 0 {
+                    holders.push((order_key(last(&held, s)), s));
+                }
+            }
         }
         victims
+    }
+}
+
+/// A key that orders as `f64::total_cmp` orders the numbers.
+fn order_key(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
     }
 }
 
