@@ -7,7 +7,11 @@
 //! rows (chili's benchmark: the sum of a balanced binary tree of boxed nodes, one
 //! `join` per node) put chili, the heartbeat scheduler, beside prorata and Rayon, and
 //! take the best of the rounds; `--trees` runs only them, `--large` adds the tree of
-//! 2^24 - 1 nodes (half a gigabyte, several seconds a round). Instruction
+//! 2^24 - 1 nodes (half a gigabyte, several seconds a round). The last column is the
+//! sequential sum that visits the right child first, the order in which chili runs a
+//! join it does not share: on trees larger than the caches it walks memory backwards
+//! in address order (the tree is allocated in post-order), which is what puts chili
+//! below the left-first sequential time there. Instruction
 //! counts per `join` come from `ci/join_instructions.sh` (callgrind), not from here.
 
 use std::hint::black_box;
@@ -125,8 +129,15 @@ fn main() {
 fn trees(rounds: usize, cores: usize, large: bool) {
     println!("tree sums, one join per node; ratios of best times over {rounds} interleaved rounds");
     println!(
-        "{:<8} {:>7} {:>10} {:>11} {:>9} {:>9} {:>13}",
-        "nodes", "workers", "seq", "prorata/seq", "rayon/seq", "chili/seq", "prorata/chili"
+        "{:<8} {:>7} {:>10} {:>11} {:>9} {:>9} {:>13} {:>12}",
+        "nodes",
+        "workers",
+        "seq",
+        "prorata/seq",
+        "rayon/seq",
+        "chili/seq",
+        "prorata/chili",
+        "seq-right/seq"
     );
     let sizes: &[u32] = if large {
         &[10, 16, 20, 24]
@@ -146,31 +157,33 @@ fn trees(rounds: usize, cores: usize, large: bool) {
             // pool by `install`, into chili's by a new scope (chili's caller is one of
             // its workers).
             let tree = &tree;
-            let versions: [&dyn Fn() -> u64; 4] = [
+            let versions: [&dyn Fn() -> u64; 5] = [
                 &|| sequential::tree_sum(black_box(tree)),
                 &|| p.install(|| ours::tree_sum(black_box(tree))),
                 &|| r.install(|| theirs::tree_sum(black_box(tree))),
                 &|| heartbeat::tree_sum(black_box(tree), &mut c.scope()),
+                &|| sequential::tree_sum_right_first(black_box(tree)),
             ];
             for v in &versions {
                 assert_eq!(v(), nodes, "tree of {nodes}: a version disagrees");
             }
             let reps = reps_for(&versions[0]);
-            let mut best = [f64::INFINITY; 4];
+            let mut best = [f64::INFINITY; 5];
             for round in 0..rounds {
-                for i in 0..4 {
-                    let v = (round + i) % 4;
+                for i in 0..5 {
+                    let v = (round + i) % 5;
                     best[v] = best[v].min(timed(reps, &versions[v]));
                 }
             }
-            let [s, o, t, h] = best;
+            let [s, o, t, h, sr] = best;
             println!(
-                "2^{layers:<2}-1   {workers:>7} {:>8.1}us {:>11.2} {:>9.2} {:>9.2} {:>13.2}",
+                "2^{layers:<2}-1   {workers:>7} {:>8.1}us {:>11.2} {:>9.2} {:>9.2} {:>13.2} {:>12.2}",
                 s * 1e6,
                 o / s,
                 t / s,
                 h / s,
-                o / h
+                o / h,
+                sr / s
             );
         }
     }

@@ -100,8 +100,9 @@ pub struct Node {
 }
 
 impl Node {
-    /// A balanced tree of `2^layers - 1` nodes, each of value 1, allocated depth first
-    /// (the left subtree before the right one).
+    /// A balanced tree of `2^layers - 1` nodes, each of value 1, as chili builds it:
+    /// a node is boxed after its subtrees (the left one first), so that memory holds
+    /// every subtree in post-order, left subtree, right subtree, root.
     pub fn tree(layers: u32) -> Node {
         let child = || (layers > 1).then(|| Box::new(Node::tree(layers - 1)));
         Node {
@@ -142,6 +143,13 @@ pub mod sequential {
         node.val
             + node.left.as_deref().map_or(0, tree_sum)
             + node.right.as_deref().map_or(0, tree_sum)
+    }
+
+    /// The right child first, as chili's `join` runs its closures when it does not
+    /// share: the reverse of the order [`super::Node::tree`] allocates the nodes in.
+    pub fn tree_sum_right_first(node: &super::Node) -> u64 {
+        let right = node.right.as_deref().map_or(0, tree_sum_right_first);
+        node.val + right + node.left.as_deref().map_or(0, tree_sum_right_first)
     }
 }
 
