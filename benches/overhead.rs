@@ -1,8 +1,12 @@
 //! The overhead workloads of docs/benchmarks.md under criterion: `join` (fib without
 //! cut-off) on 1 and 2 workers, small, medium and large `map().sum()`,
 //! `filter().map().collect()`, and an `install` round trip into a warm pool; prorata, Rayon
-//! and sequential code side by side in each group. `cargo run --release --example overhead` prints the same
-//! workloads as ratios in one run, with the coarse speed-ups and the idle CPU.
+//! and sequential code side by side in each group. `cargo run --release --example overhead`
+//! prints the same workloads as ratios in one run, with the coarse speed-ups and the idle
+//! CPU. The tree groups are chili's benchmark (a balanced tree of boxed nodes summed by a
+//! `join` per node) with chili, the heartbeat scheduler, beside prorata, Rayon and
+//! sequential code; the tree of 2^24 - 1 nodes runs only with `OVERHEAD_LARGE_TREE=1` in
+//! the environment.
 //!
 //! Run: `cargo bench --bench overhead`.
 
@@ -14,7 +18,7 @@ mod workloads;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use workloads::{ours, sequential, theirs};
+use workloads::{Node, heartbeat, ours, sequential, theirs};
 
 fn pools(n: usize) -> (prorata::ThreadPool, rayon::ThreadPool) {
     let ours = prorata::ThreadPoolBuilder::new().num_threads(n).build();
@@ -34,6 +38,43 @@ fn joins(c: &mut Criterion) {
             b.iter(|| r.install(|| theirs::fib(black_box(25))))
         });
         g.finish();
+    }
+}
+
+fn trees(c: &mut Criterion) {
+    let large = std::env::var_os("OVERHEAD_LARGE_TREE").is_some();
+    let sizes: &[u32] = if large {
+        &[10, 16, 20, 24]
+    } else {
+        &[10, 16, 20]
+    };
+    for &layers in sizes {
+        let tree = Node::tree(layers);
+        for workers in [1, 2] {
+            let (p, r) = pools(workers);
+            let chili = chili::ThreadPool::with_config(chili::Config {
+                thread_count: std::num::NonZero::new(workers),
+                ..Default::default()
+            });
+            let name = format!("sum of a tree of 2^{layers}-1 nodes, {workers} worker(s)");
+            let mut g = c.benchmark_group(name);
+            if layers >= 20 {
+                g.sample_size(10);
+            }
+            g.bench_function("sequential", |b| {
+                b.iter(|| sequential::tree_sum(black_box(&tree)))
+            });
+            g.bench_function("prorata", |b| {
+                b.iter(|| p.install(|| ours::tree_sum(black_box(&tree))))
+            });
+            g.bench_function("rayon", |b| {
+                b.iter(|| r.install(|| theirs::tree_sum(black_box(&tree))))
+            });
+            g.bench_function("chili", |b| {
+                b.iter(|| heartbeat::tree_sum(black_box(&tree), &mut chili.scope()))
+            });
+            g.finish();
+        }
     }
 }
 
@@ -102,5 +143,5 @@ fn round_trips(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, joins, sums, collects, round_trips);
+criterion_group!(benches, joins, trees, sums, collects, round_trips);
 criterion_main!(benches);

@@ -1,9 +1,17 @@
 //! The overhead of the pool, prorata beside Rayon and sequential code, in one run.
 //!
-//! `cargo run --release --example overhead [rounds]`
+//! `cargo run --release --example overhead [rounds] [--trees] [--large]`
 //!
 //! Each row times its versions in interleaved rounds and prints ratios of the median
-//! times, so that slow drifts of a shared machine hit every version alike. Instruction
+//! times, so that slow drifts of a shared machine hit every version alike. The tree
+//! rows (chili's benchmark: the sum of a balanced binary tree of boxed nodes, one
+//! `join` per node) put chili, the heartbeat scheduler, beside prorata and Rayon, and
+//! take the best of the rounds; `--trees` runs only them, `--large` adds the tree of
+//! 2^24 - 1 nodes (half a gigabyte, several seconds a round). The last column is the
+//! sequential sum that visits the right child first, the order in which chili runs a
+//! join it does not share: on trees larger than the caches it walks memory backwards
+//! in address order (the tree is allocated in post-order), which is what puts chili
+//! below the left-first sequential time there. Instruction
 //! counts per `join` come from `ci/join_instructions.sh` (callgrind), not from here.
 
 use std::hint::black_box;
@@ -11,7 +19,7 @@ use std::time::{Duration, Instant};
 
 mod workloads;
 
-use workloads::{ours, sequential, theirs};
+use workloads::{Node, heartbeat, ours, sequential, theirs};
 
 /// Pools of `n` workers of both libraries.
 fn pools(n: usize) -> (prorata::ThreadPool, rayon::ThreadPool) {
@@ -21,11 +29,14 @@ fn pools(n: usize) -> (prorata::ThreadPool, rayon::ThreadPool) {
 }
 
 fn main() {
-    let rounds: usize = std::env::args()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(9);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |name: &str| args.iter().any(|a| a == name);
+    let rounds: usize = args.iter().find_map(|s| s.parse().ok()).unwrap_or(9);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    trees(rounds, cores, flag("--large"));
+    if flag("--trees") {
+        return;
+    }
     println!("{cores} cores; ratios of median times over {rounds} interleaved rounds");
     println!(
         "{:<52} {:>13} {:>11} {:>11}",
@@ -110,6 +121,72 @@ fn main() {
     round_trip(rounds, &p, &r);
     coarse(rounds.min(3));
     idle_cpu(&p, &r);
+}
+
+/// chili's benchmark: the sum of balanced trees of `2^layers - 1` boxed nodes through a
+/// `join` per node, on 1 and 2 workers (`cores` at most), best of `rounds` interleaved
+/// rounds whose first version turns.
+fn trees(rounds: usize, cores: usize, large: bool) {
+    println!("tree sums, one join per node; ratios of best times over {rounds} interleaved rounds");
+    println!(
+        "{:<8} {:>7} {:>10} {:>11} {:>9} {:>9} {:>13} {:>12}",
+        "nodes",
+        "workers",
+        "seq",
+        "prorata/seq",
+        "rayon/seq",
+        "chili/seq",
+        "prorata/chili",
+        "seq-right/seq"
+    );
+    let sizes: &[u32] = if large {
+        &[10, 16, 20, 24]
+    } else {
+        &[10, 16, 20]
+    };
+    for &layers in sizes {
+        let tree = Node::tree(layers);
+        let nodes = (1u64 << layers) - 1;
+        for workers in [1, 2.min(cores)] {
+            let (p, r) = pools(workers);
+            let c = chili::ThreadPool::with_config(chili::Config {
+                thread_count: std::num::NonZero::new(workers),
+                ..Default::default()
+            });
+            // The tree is read by every version, each call from this thread: into the
+            // pool by `install`, into chili's by a new scope (chili's caller is one of
+            // its workers).
+            let tree = &tree;
+            let versions: [&dyn Fn() -> u64; 5] = [
+                &|| sequential::tree_sum(black_box(tree)),
+                &|| p.install(|| ours::tree_sum(black_box(tree))),
+                &|| r.install(|| theirs::tree_sum(black_box(tree))),
+                &|| heartbeat::tree_sum(black_box(tree), &mut c.scope()),
+                &|| sequential::tree_sum_right_first(black_box(tree)),
+            ];
+            for v in &versions {
+                assert_eq!(v(), nodes, "tree of {nodes}: a version disagrees");
+            }
+            let reps = reps_for(&versions[0]);
+            let mut best = [f64::INFINITY; 5];
+            for round in 0..rounds {
+                for i in 0..5 {
+                    let v = (round + i) % 5;
+                    best[v] = best[v].min(timed(reps, &versions[v]));
+                }
+            }
+            let [s, o, t, h, sr] = best;
+            println!(
+                "2^{layers:<2}-1   {workers:>7} {:>8.1}us {:>11.2} {:>9.2} {:>9.2} {:>13.2} {:>12.2}",
+                s * 1e6,
+                o / s,
+                t / s,
+                h / s,
+                o / h,
+                sr / s
+            );
+        }
+    }
 }
 
 /// What the machine gives to `cores` threads at once: `cores` copies of the sequential

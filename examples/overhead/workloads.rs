@@ -1,5 +1,6 @@
 //! The workloads of the overhead example and bench (`benches/overhead.rs`): written
-//! once, instantiated for prorata and for Rayon, with their sequential versions.
+//! once, instantiated for prorata and for Rayon, with their sequential versions (and
+//! chili's, for the tree sum).
 
 #![allow(dead_code)] // each includer uses a part
 
@@ -51,6 +52,16 @@ macro_rules! parallel_workloads {
             a + b
         }
 
+        /// The sum of a tree's values, one `join` per node over its two children (an
+        /// absent child included), no cut-off: chili's benchmark.
+        pub fn tree_sum(node: &super::Node) -> u64 {
+            let (left, right) = $krate::join(
+                || node.left.as_deref().map_or(0, tree_sum),
+                || node.right.as_deref().map_or(0, tree_sum),
+            );
+            node.val + left + right
+        }
+
         pub fn items(n: usize, item: std::time::Duration) -> usize {
             (0..n)
                 .into_par_iter()
@@ -66,6 +77,40 @@ pub mod ours {
 
 pub mod theirs {
     parallel_workloads!(rayon);
+}
+
+/// chili's version of the tree sum: its `join` takes the scope down the recursion.
+pub mod heartbeat {
+    use chili::Scope;
+
+    pub fn tree_sum(node: &super::Node, scope: &mut Scope<'_>) -> u64 {
+        let (left, right) = scope.join(
+            |s| node.left.as_deref().map_or(0, |n| tree_sum(n, s)),
+            |s| node.right.as_deref().map_or(0, |n| tree_sum(n, s)),
+        );
+        node.val + left + right
+    }
+}
+
+/// A node of a balanced binary tree of boxed nodes (chili's benchmark).
+pub struct Node {
+    pub val: u64,
+    pub left: Option<Box<Node>>,
+    pub right: Option<Box<Node>>,
+}
+
+impl Node {
+    /// A balanced tree of `2^layers - 1` nodes, each of value 1, as chili builds it:
+    /// a node is boxed after its subtrees (the left one first), so that memory holds
+    /// every subtree in post-order, left subtree, right subtree, root.
+    pub fn tree(layers: u32) -> Node {
+        let child = || (layers > 1).then(|| Box::new(Node::tree(layers - 1)));
+        Node {
+            val: 1,
+            left: child(),
+            right: child(),
+        }
+    }
 }
 
 /// The same workloads, sequentially.
@@ -92,6 +137,19 @@ pub mod sequential {
 
     pub fn filter_collect(v: &[u64]) -> Vec<u64> {
         v.iter().filter(|x| *x % 3 == 0).map(|x| x / 3).collect()
+    }
+
+    pub fn tree_sum(node: &super::Node) -> u64 {
+        node.val
+            + node.left.as_deref().map_or(0, tree_sum)
+            + node.right.as_deref().map_or(0, tree_sum)
+    }
+
+    /// The right child first, as chili's `join` runs its closures when it does not
+    /// share: the reverse of the order [`super::Node::tree`] allocates the nodes in.
+    pub fn tree_sum_right_first(node: &super::Node) -> u64 {
+        let right = node.right.as_deref().map_or(0, tree_sum_right_first);
+        node.val + right + node.left.as_deref().map_or(0, tree_sum_right_first)
     }
 }
 

@@ -29,6 +29,31 @@
 //!
 //! The stack has a fixed capacity. Frames beyond it are published at once, after every
 //! frame below them, so a deep recursion degrades into plain work stealing.
+//!
+//! # A join next to a cache miss
+//!
+//! Summing a balanced tree of boxed nodes by a `join` per node (chili's benchmark, in
+//! `examples/overhead`) puts most of a profile's samples on the instruction right after
+//! the store of the new `top` (61% on 2^16 - 1 nodes, `perf record -e cpu-clock`).
+//! That instruction loads the node's first child pointer, and the samples fall on the
+//! test waiting for it: a sampled stall lands on the oldest instruction not yet
+//! retired, so those samples are the tree's own cache misses, which sequential code
+//! pays as well. The
+//! frame's words, `top` and `bottom` stay in the owner's first-level cache, and the
+//! reload of `top` at the next join is forwarded from the store buffer: it is a chain
+//! beside the tree's loads, whose addresses do not depend on it, so it does not
+//! serialise their misses.
+//!
+//! What sets a heartbeat scheduler ahead on trees larger than the caches is the order
+//! of the walk. chili runs most joins (those it does not offer to other threads) second
+//! closure first; the tree is allocated in post-order (each node boxed after its
+//! subtrees), so that walk reads memory backwards in address order, which the hardware
+//! prefetcher streams, while the first-closure-first order jumps. A sequential sum that
+//! visits the right child first takes 0.3-0.4 of the left-first time on 2^20 - 1 nodes,
+//! as chili does. A `join` here runs its first closure first on the calling thread, as
+//! Rayon's does (user code can observe the order), so the pool keeps that order; the
+//! cost it adds to the left-first walk is its instructions per join: 1.5-2 times the
+//! sequential time on 2^16 - 1 and 2^20 - 1 nodes.
 
 use std::cell::UnsafeCell;
 use std::mem::MaybeUninit;
