@@ -69,9 +69,8 @@ pub fn eventually(done: impl Fn() -> bool) -> bool {
     done()
 }
 
-/// Limits this (child) process's address space to its current size plus `extra`
-/// bytes, so that starting threads (each maps its stack) fails past that.
-pub fn limit_address_space(extra: u64) {
+/// This process's address space now, in bytes (`VmSize`).
+pub fn address_space() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
     let kib: u64 = status
         .lines()
@@ -79,7 +78,13 @@ pub fn limit_address_space(extra: u64) {
         .and_then(|v| v.split_whitespace().next())
         .and_then(|v| v.parse().ok())
         .expect("VmSize in /proc/self/status");
-    let limit = kib * 1024 + extra;
+    kib * 1024
+}
+
+/// Limits this (child) process's address space to its current size plus `extra`
+/// bytes, so that starting threads (each maps its stack) fails past that.
+pub fn limit_address_space(extra: u64) {
+    let limit = address_space() + extra;
     let out = Command::new("prlimit")
         .args([
             "--pid",

@@ -42,18 +42,6 @@ fn limit_lifter() -> Child {
         .expect("sh")
 }
 
-/// This process's address space now, in bytes.
-fn address_space() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    let kib: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmSize:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .expect("VmSize");
-    kib * 1024
-}
-
 #[test]
 fn a_share_whose_threads_cannot_restart_reports_it_and_goes_on() {
     if child::case().is_none() {
@@ -100,7 +88,7 @@ fn a_share_whose_threads_cannot_restart_reports_it_and_goes_on() {
                 .unwrap();
         }
         let mut lifter = limit_lifter();
-        soft_address_space_limit(address_space() + (STACK as u64) / 2);
+        soft_address_space_limit(child::address_space() + (STACK as u64) / 2);
         let outcome = catch_unwind(AssertUnwindSafe(|| refused_call(&share)));
         let mut line = lifter.stdin.take().expect("piped");
         line.write_all(b"\n").expect("write to the lifter");
