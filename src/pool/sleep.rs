@@ -411,9 +411,7 @@ impl Sleep {
         match *bed {
             Bed::Awake => false,
             Bed::Blocked => {
-                *bed = Bed::Awake;
-                state.condvar.notify_one();
-                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                self.unblock(state, &mut bed);
                 true
             }
             Bed::Retired => {
@@ -458,12 +456,17 @@ impl Sleep {
         for state in &self.states {
             let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
             if *bed == Bed::Blocked {
-                *bed = Bed::Awake;
-                state.condvar.notify_one();
-                self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
+                self.unblock(state, &mut bed);
                 return;
             }
         }
+    }
+
+    /// Wakes a blocked worker (its `bed`, locked): awake, and off the sleeping count.
+    fn unblock(&self, state: &WorkerSleepState, bed: &mut Bed) {
+        *bed = Bed::Awake;
+        state.condvar.notify_one();
+        self.counters.fetch_sub(SLEEPING_ONE, Ordering::SeqCst);
     }
 
     /// Whether every worker is retired (no thread runs, none is asleep).
