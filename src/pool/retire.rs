@@ -53,6 +53,9 @@ pub(crate) struct Retirement {
     /// After the build: why the last start of a retired worker failed, if it did
     /// (cleared by the next start that succeeds).
     restart_error: std::sync::Mutex<Option<String>>,
+    /// Whether `restart_error` holds one (set under its lock): every call from
+    /// outside the pool asks, and reads only this while restarts succeed.
+    restart_failing: std::sync::atomic::AtomicBool,
 }
 
 impl Retirement {
@@ -64,6 +67,7 @@ impl Retirement {
             deques,
             build_error: std::sync::Mutex::new(Some(None)),
             restart_error: std::sync::Mutex::new(None),
+            restart_failing: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -93,6 +97,12 @@ impl Retirement {
 
     /// Why the last start of a retired worker failed, if the last one did.
     pub(crate) fn restart_error(&self) -> Option<String> {
+        if !self
+            .restart_failing
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
+            return None;
+        }
         self.restart_error
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -134,9 +144,11 @@ impl Retirement {
         };
         let started = (self.spec.spawn)(thread());
         let mut last = self.restart_error.lock().unwrap_or_else(|e| e.into_inner());
+        let failing = &self.restart_failing;
         match started {
             Ok(()) => {
                 *last = None;
+                failing.store(false, std::sync::atomic::Ordering::Relaxed);
                 true
             }
             Err(e) => {
@@ -146,6 +158,7 @@ impl Retirement {
                     return true;
                 }
                 *last = Some(e.to_string());
+                failing.store(true, std::sync::atomic::Ordering::Relaxed);
                 false
             }
         }

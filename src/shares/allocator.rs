@@ -522,7 +522,7 @@ impl Allocator {
         if first {
             // A call after a pause: how long the pause was decides whether its
             // cores are kept for it when it pauses again.
-            self.slots[slot].last_gap = self.slots[slot].paused_at.map(|t| now - t.min(now));
+            self.slots[slot].last_gap = self.slots[slot].paused_at.map(|t| now.saturating_sub(t));
         }
         self.tree.add_demand(share, 1);
         if self.slots[slot].idle_since.take().is_some() {
