@@ -170,6 +170,15 @@ pub(crate) struct Allocator {
     held: u32,
 }
 
+/// What [`Allocator::anticipate`] did.
+#[derive(Debug, Default)]
+pub(crate) struct Anticipated {
+    /// Holders newly asked to give their core back.
+    pub(crate) flagged: Vec<WorkerId>,
+    /// Waiters granted a core (one whose hold lapsed).
+    pub(crate) granted: Vec<WorkerId>,
+}
+
 /// `since` of a holder granted a core that does not run yet: charged from its
 /// first reading on.
 const PENDING: u64 = u64::MAX;
@@ -860,33 +869,43 @@ impl Allocator {
     /// core, asks now the holders the policy would take cores from for `n` more
     /// waiters of `share` (wake-up preemption), and notes the claim: the cores
     /// they give back at their safe points are kept for `share` for a hold, so
-    /// that its workers start on them at once. Returns the holders newly asked.
-    pub(crate) fn anticipate(&mut self, share: ShareId, n: u32, now: u64) -> Vec<WorkerId> {
+    /// that its workers start on them at once. Returns the holders newly asked,
+    /// and the waiters granted a core whose hold lapsed meanwhile.
+    pub(crate) fn anticipate(&mut self, share: ShareId, n: u32, now: u64) -> Anticipated {
         let slot = share.index();
         if n == 0 || self.hold_nanos == 0 || !self.tree.contains(share) {
-            return Vec::new();
+            return Anticipated::default();
         }
         self.expire(now);
-        self.lapse_holds(now);
+        // Kept cores whose hold is over go to the waiters now: every call that
+        // lapses holds must hand the freed cores out, or they idle while workers
+        // wait (and waiters time out only for lapses still to come).
+        let granted = self.lapse(now);
         let node = self.tree.node(share);
         if self.free > self.held || (node.demand == 0 && !node.recent) {
             // A free core awaits it; or the share has not run for a while, and
             // competes only once its worker asks.
-            return Vec::new();
+            return Anticipated {
+                flagged: Vec::new(),
+                granted,
+            };
         }
         self.settle(now);
         // Cores already on their way to this share count against the claim.
         let n = n.saturating_sub(self.slots[slot].claims);
         if n == 0 {
-            return Vec::new();
+            return Anticipated {
+                flagged: Vec::new(),
+                granted,
+            };
         }
         self.nwait[slot] += n;
-        let victims = self.preempt(Some(slot));
+        let flagged = self.preempt(Some(slot));
         self.nwait[slot] -= n;
         let s = &mut self.slots[slot];
-        s.claims += victims.len() as u32;
+        s.claims += flagged.len() as u32;
         s.claim_until = now + self.hold_nanos;
-        victims
+        Anticipated { flagged, granted }
     }
 
     /// Whether `slot`, about to be idle, is likely to be called again within

@@ -252,8 +252,9 @@ impl Permits {
         let flagged = {
             let mut inner = self.lock();
             inner.refresh();
-            let flagged = inner.alloc.anticipate(share, n, now);
-            inner.slots_of(&flagged)
+            let done = inner.alloc.anticipate(share, n, now);
+            inner.wake_all(&done.granted);
+            inner.slots_of(&done.flagged)
         };
         flag_all(flagged);
     }
@@ -359,10 +360,19 @@ impl Inner {
             .collect()
     }
 
+    /// Wakes the workers granted a core (the caller is none of them).
+    fn wake_all(&self, granted: &[WorkerId]) {
+        self.notify(granted.iter().copied());
+    }
+
     /// Wakes the workers granted a core, except `me`, the caller, who is awake
     /// (a notification costs a system call even when nobody sleeps).
-    fn wake(&mut self, granted: &[WorkerId], me: WorkerId) {
-        for &w in granted.iter().filter(|&&w| w != me) {
+    fn wake(&self, granted: &[WorkerId], me: WorkerId) {
+        self.notify(granted.iter().copied().filter(|&w| w != me));
+    }
+
+    fn notify(&self, workers: impl Iterator<Item = WorkerId>) {
+        for w in workers {
             if let Some(slot) = &self.slots[w.index()] {
                 slot.wake.notify_one();
             }

@@ -23,8 +23,14 @@ impl Fuzz {
     }
 
     fn step(&mut self) {
-        self.now += self.rng.next_u64() % 3_000_000;
-        match self.rng.next_u64() % 9 {
+        // Steps shorter and longer than a hold (400 µs) and a quantum (4 ms).
+        let scale = if self.rng.next_u64() % 2 == 0 {
+            300_000
+        } else {
+            3_000_000
+        };
+        self.now += self.rng.next_u64() % scale;
+        match self.rng.next_u64() % 12 {
             0 => self.add_share(),
             1 => self.request(),
             2 | 3 => self.release(),
@@ -34,7 +40,16 @@ impl Fuzz {
             }
             6 => self.set_tickets(),
             7 => self.lend(),
-            _ => self.retire(),
+            8 => self.retire(),
+            9 => self.anticipate(),
+            10 => {
+                if let Some(s) = self.pick(&self.live_shares()) {
+                    self.alloc.contend(s, self.now);
+                }
+            }
+            _ => {
+                self.alloc.lapse(self.now);
+            }
         }
         self.alloc.check();
     }
@@ -96,6 +111,15 @@ impl Fuzz {
                 self.alloc.yield_core(self.workers[i].0, self.now);
             }
         }
+    }
+
+    /// Workers of a share woken for published work, announced before they ask.
+    fn anticipate(&mut self) {
+        let mut live = self.live_shares();
+        live.push(self.alloc.root());
+        let share = self.pick(&live).unwrap();
+        let n = (self.rng.next_u64() % 3) as u32 + 1;
+        self.alloc.anticipate(share, n, self.now);
     }
 
     fn set_tickets(&mut self) {

@@ -68,7 +68,7 @@ fn a_woken_worker_finds_the_core_its_share_is_due_kept_for_it() {
         assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
         // fg's worker publishes work and wakes w[1]: before it runs, the holder the
         // policy would take a core from is asked.
-        let flagged = alloc.anticipate(fg, 1, t + 60 * US);
+        let flagged = alloc.anticipate(fg, 1, t + 60 * US).flagged;
         assert_eq!(flagged.len(), 1, "{policy:?}: the other background holder");
         // Its safe point: the core stays free for fg, though bg's worker waits.
         assert!(
@@ -94,7 +94,7 @@ fn a_claim_nobody_takes_goes_back_to_the_waiters_after_a_hold() {
     alloc.request(w[0], fg, t);
     let first = alloc.contend(fg, t);
     alloc.yield_core(first[0], t + 50 * US);
-    let flagged = alloc.anticipate(fg, 1, t + 60 * US);
+    let flagged = alloc.anticipate(fg, 1, t + 60 * US).flagged;
     alloc.yield_core(flagged[0], t + 100 * US);
     // The woken worker found nothing to do and never asks: the core goes back
     // 100 µs after it was freed.
@@ -113,12 +113,12 @@ fn a_claim_nobody_takes_goes_back_to_the_waiters_after_a_hold() {
 fn nothing_is_claimed_while_a_core_is_free_or_for_a_share_not_running() {
     let (mut alloc, [fg, bg], w) = background_running(Stride);
     // fg runs nothing: a wake-up of its workers announces nothing.
-    assert!(alloc.anticipate(fg, 1, 10 * MS).is_empty());
+    assert!(alloc.anticipate(fg, 1, 10 * MS).flagged.is_empty());
     // A free core: the woken worker will get it when it asks.
     alloc.release(w[3], 10 * MS);
     alloc.lapse(11 * MS);
     assert!(alloc.request(w[0], fg, 11 * MS).contains(&w[0]));
-    assert!(alloc.anticipate(bg, 1, 11 * MS).is_empty());
+    assert!(alloc.anticipate(bg, 1, 11 * MS).flagged.is_empty());
     alloc.check();
 }
 
@@ -175,4 +175,26 @@ fn a_share_called_in_a_tight_loop_still_has_its_core_kept() {
     assert!(alloc.release(w[0], holder + 500 * US).is_empty());
     assert!(alloc.next_lapse().is_some());
     alloc.check();
+}
+
+/// A core kept for a share lapses, and the next thing the allocator hears is a
+/// wake-up of another share's workers: the lapsed core goes to the waiter there and
+/// then (a waiter times out only for lapses still to come, so a core left free
+/// here stayed free while every worker waited: the pool stalled).
+#[test]
+fn a_hold_that_lapses_before_a_wake_up_goes_to_the_waiters() {
+    for policy in POLICIES {
+        let (mut alloc, [fg, bg], w) = background_running(policy);
+        let t = 10 * MS;
+        alloc.request(w[0], fg, t);
+        let first = alloc.contend(fg, t);
+        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        // fg's call ends while bg's worker waits: the core is kept for fg a while.
+        assert!(alloc.release(w[0], t + 500 * US).is_empty(), "{policy:?}");
+        let lapse = alloc.next_lapse().expect("a core is kept for fg");
+        // Past the lapse, bg's running worker wakes another of bg's.
+        let done = alloc.anticipate(bg, 1, lapse + US);
+        assert_eq!(done.granted, vec![first[0]], "{policy:?}: the waiter");
+        alloc.check();
+    }
 }
