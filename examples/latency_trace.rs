@@ -11,7 +11,7 @@
 //! it, and prints, for each of 20 queries, when
 //! (after the call) the query's workers woke, asked for a core, got one and started a
 //! job, when the background's holders gave their cores back, and when the call returned
-//! (with `LATENCY_EVENTS=1` set, every event of each query too; with `LATENCY_ALONE=1`,
+//! (with `LATENCY_EVENTS=1` set, every event from 3 ms before each query to its end; with `LATENCY_ALONE=1`,
 //! the queries run with no background).
 
 use std::fs::File;
@@ -121,8 +121,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let evs: Vec<String> = l
                     .events
                     .iter()
-                    .filter(|e| e.at >= at && e.at <= end)
-                    .map(|e| format!("{:.0}:{:?}", (e.at - at).as_secs_f64() * 1e6, e.kind))
+                    .filter(|e| e.at + Duration::from_millis(3) >= at && e.at <= end)
+                    .map(|e| {
+                        format!(
+                            "{:.0}:{:?}",
+                            (e.at.as_secs_f64() - at.as_secs_f64()) * 1e6,
+                            e.kind
+                        )
+                    })
                     .collect();
                 println!("    {} w{}: {}", l.pool, l.worker, evs.join(" "));
             }

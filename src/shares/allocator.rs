@@ -891,8 +891,14 @@ impl Allocator {
             };
         }
         self.settle(now);
-        // Cores already on their way to this share count against the claim.
-        let n = n.saturating_sub(self.slots[slot].claims);
+        // Cores already on their way to this share count against the claim; a
+        // claim past its time is void (its holder reached no safe point in time,
+        // or the woken worker found nothing to do and never asked).
+        let s = &mut self.slots[slot];
+        if now >= s.claim_until {
+            s.claims = 0;
+        }
+        let n = n.saturating_sub(s.claims);
         if n == 0 {
             return Anticipated {
                 flagged: Vec::new(),

@@ -198,3 +198,30 @@ fn a_hold_that_lapses_before_a_wake_up_goes_to_the_waiters() {
         alloc.check();
     }
 }
+
+/// A claim whose holder does not reach a safe point within the hold (its thread was
+/// not running) is void afterwards: the next wake-up of the share's workers asks a
+/// holder again (a stale claim counted against every later one, and the share's
+/// woken workers waited for the end of a quantum).
+#[test]
+fn a_claim_past_its_time_does_not_hold_back_the_next_one() {
+    for policy in POLICIES {
+        let (mut alloc, [fg, _], w) = background_running(policy);
+        let t = 10 * MS;
+        alloc.request(w[0], fg, t);
+        let first = alloc.contend(fg, t);
+        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        // fg publishes work and wakes w[1], which finds nothing and never asks.
+        let flagged = alloc.anticipate(fg, 1, t + 60 * US).flagged;
+        assert_eq!(flagged.len(), 1, "{policy:?}");
+        // The flagged holder is late: the claim is over, and the core goes to the
+        // background's waiter.
+        let late = t + 2 * MS;
+        assert_eq!(alloc.yield_core(flagged[0], late).len(), 1, "{policy:?}");
+        alloc.check();
+        // fg publishes work again: a holder is asked again.
+        let again = alloc.anticipate(fg, 1, late + 100 * US).flagged;
+        assert_eq!(again.len(), 1, "{policy:?}: a holder is asked again");
+        alloc.check();
+    }
+}
