@@ -153,10 +153,8 @@ impl PoolShares {
     /// give it back at their next safe point, and keeps the freed core for this
     /// share a moment (wake-up preemption: the woken worker then starts on a core
     /// freed for it, rather than waiting for the OS to run it beside the holders and
-    /// only then asking).
-    ///
-    /// Opt-in for now (`PRORATA_WAKEUP_PREEMPTION=1`): the soak test found pools that
-    /// stalled with it when a share was dropped while its work was in flight.
+    /// only then asking). On by default; `PRORATA_WAKEUP_PREEMPTION=0` turns it off
+    /// (the woken worker then competes once it asks).
     pub(crate) fn workers_woken(&self, n: u32) {
         if !wakeup_preemption() {
             return;
@@ -174,10 +172,10 @@ impl PoolShares {
     }
 }
 
-/// Whether wake-up preemption is on (`PRORATA_WAKEUP_PREEMPTION=1`), read once.
+/// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
 fn wakeup_preemption() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PRORATA_WAKEUP_PREEMPTION").is_some_and(|v| v == "1"))
+    *ON.get_or_init(|| std::env::var_os("PRORATA_WAKEUP_PREEMPTION").is_none_or(|v| v != "0"))
 }
 
 /// The number of core permits of a pool of `workers` workers whose builder asked
