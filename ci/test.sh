@@ -4,7 +4,8 @@
 # library also builds with no feature. Then the pool, iterator and shares tests once
 # more with the BWoS worker deque (every pool built without `ThreadPoolBuilder::deque`
 # reads PRORATA_DEQUE), and the pool tests with plain fences instead of `membarrier` for
-# the thieves (PRORATA_BARRIER=fence), with the deque that calls it most (BWoS).
+# the thieves (PRORATA_BARRIER=fence), with the deque that calls it most (BWoS); and the
+# shares tests without wake-up preemption (PRORATA_WAKEUP_PREEMPTION=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --release --all-features
@@ -18,3 +19,8 @@ for t in tests/pool_*.rs; do
   pool_tests+=(--test "$(basename "$t" .rs)")
 done
 PRORATA_BARRIER=fence PRORATA_DEQUE=bwos cargo test --release --all-features "${pool_tests[@]}"
+share_tests=()
+for t in tests/shares_*.rs; do
+  share_tests+=(--test "$(basename "$t" .rs)")
+done
+PRORATA_WAKEUP_PREEMPTION=0 cargo test --release --all-features "${share_tests[@]}"
