@@ -35,6 +35,15 @@ fn background_running(policy: SharePolicy) -> (Allocator, [ShareId; 2], [WorkerI
     (alloc, [fg, bg], w)
 }
 
+/// fg's worker `w0` asks for a core at `t`; the holder flagged for it gives its core
+/// back at its safe point 50 µs later, to `w0`. Returns that holder.
+fn fg_arrives(alloc: &mut Allocator, fg: ShareId, w0: WorkerId, t: u64) -> WorkerId {
+    assert!(alloc.request(w0, fg, t).is_empty(), "no core is free");
+    let holder = alloc.contend(fg, t)[0];
+    assert_eq!(alloc.yield_core(holder, t + 50 * US), vec![w0]);
+    holder
+}
+
 #[test]
 fn an_arriving_share_gets_a_core_at_the_first_safe_point_of_a_holder() {
     for policy in POLICIES {
@@ -63,9 +72,7 @@ fn a_woken_worker_finds_the_core_its_share_is_due_kept_for_it() {
     for policy in POLICIES {
         let (mut alloc, [fg, _], w) = background_running(policy);
         let t = 10 * MS;
-        alloc.request(w[0], fg, t);
-        let first = alloc.contend(fg, t);
-        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        fg_arrives(&mut alloc, fg, w[0], t);
         // fg's worker publishes work and wakes w[1]: before it runs, the holder the
         // policy would take a core from is asked.
         let flagged = alloc.anticipate(fg, 1, t + 60 * US).flagged;
@@ -91,9 +98,7 @@ fn a_woken_worker_finds_the_core_its_share_is_due_kept_for_it() {
 fn a_claim_nobody_takes_goes_back_to_the_waiters_after_a_hold() {
     let (mut alloc, [fg, _], w) = background_running(Stride);
     let t = 10 * MS;
-    alloc.request(w[0], fg, t);
-    let first = alloc.contend(fg, t);
-    alloc.yield_core(first[0], t + 50 * US);
+    fg_arrives(&mut alloc, fg, w[0], t);
     let flagged = alloc.anticipate(fg, 1, t + 60 * US).flagged;
     alloc.yield_core(flagged[0], t + 100 * US);
     // The woken worker found nothing to do and never asks: the core goes back
@@ -127,16 +132,12 @@ fn a_share_whose_calls_come_far_apart_keeps_its_core_only_for_its_caller_to_wake
     let (mut alloc, [fg, _], w) = background_running(Stride);
     // A call every 4 ms; from the second on, the pause before each is known.
     let mut t = 10 * MS;
-    alloc.request(w[0], fg, t);
-    let first = alloc.contend(fg, t);
-    alloc.yield_core(first[0], t + 50 * US);
+    fg_arrives(&mut alloc, fg, w[0], t);
     alloc.release(w[0], t + 550 * US);
     alloc.lapse(t + MS);
     t += 4 * MS;
     for _ in 0..3 {
-        alloc.request(w[0], fg, t);
-        let first = alloc.contend(fg, t);
-        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        let first = fg_arrives(&mut alloc, fg, w[0], t);
         // The call ends 500 µs later: its core goes to the background once the
         // caller's thread has had a moment to wake on it (100 µs, not a whole hold).
         let end = t + 550 * US;
@@ -144,7 +145,7 @@ fn a_share_whose_calls_come_far_apart_keeps_its_core_only_for_its_caller_to_wake
         assert_eq!(alloc.next_lapse(), Some(end + 100 * US));
         assert_eq!(
             alloc.lapse(end + 100 * US),
-            vec![first[0]],
+            vec![first],
             "the background's core"
         );
         alloc.check();
@@ -156,9 +157,7 @@ fn a_share_whose_calls_come_far_apart_keeps_its_core_only_for_its_caller_to_wake
 fn a_share_called_in_a_tight_loop_still_has_its_core_kept() {
     let (mut alloc, [fg, _], w) = background_running(Stride);
     let t = 10 * MS;
-    alloc.request(w[0], fg, t);
-    let first = alloc.contend(fg, t);
-    alloc.yield_core(first[0], t + 50 * US);
+    fg_arrives(&mut alloc, fg, w[0], t);
     alloc.release(w[0], t + 550 * US);
     // Back 100 µs later: the pause was short.
     let t = t + 650 * US;
@@ -186,15 +185,13 @@ fn a_hold_that_lapses_before_a_wake_up_goes_to_the_waiters() {
     for policy in POLICIES {
         let (mut alloc, [fg, bg], w) = background_running(policy);
         let t = 10 * MS;
-        alloc.request(w[0], fg, t);
-        let first = alloc.contend(fg, t);
-        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        let first = fg_arrives(&mut alloc, fg, w[0], t);
         // fg's call ends while bg's worker waits: the core is kept for fg a while.
         assert!(alloc.release(w[0], t + 500 * US).is_empty(), "{policy:?}");
         let lapse = alloc.next_lapse().expect("a core is kept for fg");
         // Past the lapse, bg's running worker wakes another of bg's.
         let done = alloc.anticipate(bg, 1, lapse + US);
-        assert_eq!(done.granted, vec![first[0]], "{policy:?}: the waiter");
+        assert_eq!(done.granted, vec![first], "{policy:?}: the waiter");
         alloc.check();
     }
 }
@@ -208,9 +205,7 @@ fn a_claim_past_its_time_does_not_hold_back_the_next_one() {
     for policy in POLICIES {
         let (mut alloc, [fg, _], w) = background_running(policy);
         let t = 10 * MS;
-        alloc.request(w[0], fg, t);
-        let first = alloc.contend(fg, t);
-        assert_eq!(alloc.yield_core(first[0], t + 50 * US), vec![w[0]]);
+        fg_arrives(&mut alloc, fg, w[0], t);
         // fg publishes work and wakes w[1], which finds nothing and never asks.
         let flagged = alloc.anticipate(fg, 1, t + 60 * US).flagged;
         assert_eq!(flagged.len(), 1, "{policy:?}");
