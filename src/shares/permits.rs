@@ -288,7 +288,11 @@ impl Permits {
             inner = guard;
             inner.wake_at[h.id.index()] = u64::MAX;
             let now = self.now();
-            if inner.alloc.next_lapse().is_some_and(|l| l <= now) {
+            // A kept core whose hold is over goes to the waiters. After a timeout,
+            // whatever is free is handed out in any case: every path that frees a
+            // core dispatches it, and this makes sure a slip there delays a waiter
+            // by a quantum at most instead of stalling the pool.
+            if timeout.timed_out() || inner.alloc.next_lapse().is_some_and(|l| l <= now) {
                 let granted = inner.alloc.lapse(now);
                 inner.wake(&granted, h.id);
             }
