@@ -290,3 +290,46 @@ fn inconsistent_orders_of_cached_keys_and_of_elements_never_panic() {
         }
     }
 }
+
+/// A tracked element padded past the size up to which the unstable sort
+/// partitions without branches: large elements take its other partition and
+/// skip its sorting network.
+struct Wide {
+    inner: Tracked,
+    _pad: [u64; 12],
+}
+
+#[test]
+fn a_panicking_comparator_on_large_elements_loses_nothing() {
+    quiet_budget_panics();
+    for &threads in THREADS {
+        let pool = pool(threads);
+        for len in [0usize, 2, 20, 100, 5000, 20_000] {
+            let n = len as isize;
+            for budget in [0, 7, n / 2, 2 * n, 8 * n, isize::MAX / 2] {
+                let what =
+                    format!("128-byte elements, len {len}, budget {budget}, {threads} threads");
+                let mut v: Vec<Wide> = tracked_input(len, budget, budget as u64)
+                    .into_iter()
+                    .map(|inner| Wide {
+                        inner,
+                        _pad: [0; 12],
+                    })
+                    .collect();
+                let result = catch_unwind(AssertUnwindSafe(|| {
+                    pool.install(|| v.par_sort_unstable_by(|a, b| a.inner.cmp(&b.inner)))
+                }));
+                if result.is_ok() {
+                    assert!(
+                        v.windows(2).all(|w| w[0].inner.key <= w[1].inner.key),
+                        "unsorted after {what}"
+                    );
+                } else {
+                    assert!(budget < isize::MAX / 2, "unexpected panic in {what}");
+                }
+                let v: Vec<Tracked> = v.into_iter().map(|w| w.inner).collect();
+                assert_each_element_once(v, len, &what);
+            }
+        }
+    }
+}

@@ -32,9 +32,9 @@ where
 
 /// An element taken out of the slice, and the empty place (the hole) it goes back
 /// to when dropped: where the insertion stopped, or wherever a panic left it.
-struct Hole<T> {
-    element: ManuallyDrop<T>,
-    dest: *mut T,
+pub(super) struct Hole<T> {
+    pub(super) element: ManuallyDrop<T>,
+    pub(super) dest: *mut T,
 }
 
 impl<T> Drop for Hole<T> {

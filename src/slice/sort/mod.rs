@@ -26,6 +26,7 @@ mod quicksort;
 mod raw;
 mod runs;
 mod seq_quicksort;
+mod small_sort;
 mod stable_quicksort;
 
 use std::cmp::Ordering;

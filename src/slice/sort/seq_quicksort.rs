@@ -2,21 +2,23 @@
 //! pieces the parallel quicksort leaves and for inputs too small to fork.
 //!
 //! Pivots are medians (of 3, of 3 medians of 3, or of a sample of 63 on long pieces),
-//! partitions are the branch-free ones of [`partition`], runs of equal elements are
-//! set aside in one pass (a piece remembers the pivot bounding it from below: a new
-//! pivot not greater than it means everything up to it is equal), short pieces are
-//! insertion sorted, and a piece that took too many bad pivots is heapsorted.
-//! Elements only move by swaps after the comparator answered, so nothing here panics
-//! by itself, whatever the comparator answers.
+//! partitions are those of [`partition`] (branch-free for small elements), runs of equal
+//! elements are set aside in one pass (a piece remembers the pivot bounding it from
+//! below: a new pivot not greater than it means everything up to it is equal), short
+//! pieces go to a sorting network and insertion ([`small_sort`]), and a piece that took too many bad pivots is heapsorted.
+//! Elements only move after the comparator answered, and the slice holds a
+//! permutation of its elements at every call of the comparator, so nothing here
+//! panics by itself or loses an element, whatever the comparator does.
 
 use std::cmp::Ordering;
 
-use super::insertion::{heapsort, insertion_sort};
+use super::insertion::heapsort;
 use super::is_less;
 use super::partition::partition;
 use super::pivot::median_of_sample;
+use super::small_sort::small_sort;
 
-/// Pieces this short are insertion sorted.
+/// Pieces this short are left to the small sort.
 const INSERTION_MAX: usize = 20;
 
 /// From this length the pivot is the median of three medians of three.
@@ -47,7 +49,7 @@ pub(super) fn seq_quicksort<'a, T, F>(
 {
     loop {
         if v.len() <= INSERTION_MAX {
-            insertion_sort(v, compare);
+            small_sort(v, compare);
             return;
         }
         if limit == 0 {
