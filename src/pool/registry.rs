@@ -171,25 +171,23 @@ impl Registry {
     }
 
     /// Whether work that a worker of this (retiring) pool pushes may start another
-    /// thread (`start`), or wake one asleep: while the pool's threads (started and
-    /// not retired, asleep ones included) stay within what its share may use at
-    /// once (`PoolShares::thread_allowance`: the cores the share's tickets are
-    /// worth, at least one). Otherwise the work waits for the threads that run:
-    /// the worker that pushed it runs or resumes, and takes it; a sleeper left
-    /// asleep retires. Work from outside the pool (a call that blocks, a spawn)
-    /// always may: its caller is no thread of the pool.
+    /// thread (`start`), or wake one asleep (always: that adds no thread): a start
+    /// while its threads (started and not retired) are fewer than its share may
+    /// use at once (`PoolShares::thread_allowance`). Otherwise the work waits for
+    /// the threads that run: the worker that pushed it runs or resumes, and takes
+    /// it. Work from outside the pool (a call that blocks, a spawn) always may:
+    /// its caller is no thread of the pool.
     fn may_run_thread(&self, start: bool) -> bool {
         let own = WorkerThread::current().is_some_and(|w| w.registry().id() == self.id());
         if !own {
             return true;
         }
-        let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
-        let allowed = self.shares.thread_allowance();
-        if start {
-            live < allowed
-        } else {
-            live <= allowed
+        if !start {
+            // A thread asleep exists already: waking it adds none.
+            return true;
         }
+        let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
+        live < self.shares.thread_allowance()
     }
 
     /// Queues a job from outside the pool and wakes a worker if needed.

@@ -172,7 +172,13 @@ impl PoolShares {
 
     /// How many threads this pool (a share's sub-pool) may run at once for the
     /// work its own workers push (`usize::MAX`: no bound, a pool without shares).
+    ///
+    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded, shares of a
+    /// 2-worker pool followed their tickets less closely (3:2:1 ten points off).
     pub(crate) fn thread_allowance(&self) -> usize {
+        if !thread_bound() {
+            return usize::MAX;
+        }
         self.member
             .get()
             .map_or(usize::MAX, |m| m.thread_allowance())
@@ -184,6 +190,13 @@ impl PoolShares {
     pub(crate) fn on_idle(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
+}
+
+/// Whether a share's threads are bounded by its tickets
+/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
+fn thread_bound() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
 }
 
 /// Whether wake-up preemption is on (`PRORATA_WAKEUP_PREEMPTION=1`), read once.
@@ -270,8 +283,8 @@ impl ShareWorkers {
     }
 
     /// How many threads the share may run at once for the work its own workers
-    /// push: the cores its tickets are worth among the active shares, rounded up,
-    /// and at least one. A share worth a hundredth of a core runs one thread,
+    /// push: the whole cores its tickets are worth among the active shares, plus
+    /// one. A share worth a hundredth of a core runs one thread,
     /// whatever its pool's size; one alone runs a thread per core. (Work from
     /// outside, and wake-ups a latch or a broadcast needs, are not bounded.)
     ///
@@ -283,7 +296,9 @@ impl ShareWorkers {
         let stale = at == u64::MAX || now.saturating_sub(at) >= self.permits.quantum_nanos();
         if stale {
             if let Some(cores) = self.permits.try_ticket_cores(self.id) {
-                let n = cores.ceil().clamp(1.0, f64::from(u32::MAX)) as u32;
+                // One more than whole cores: a share worth exactly one core runs a
+                // second thread, so that it keeps its core while one thread waits.
+                let n = (cores.floor() + 1.0).clamp(1.0, f64::from(u32::MAX)) as u32;
                 self.allowance.store(n, Ordering::Relaxed);
                 self.allowance_at.store(now, Ordering::Relaxed);
             }
