@@ -605,12 +605,13 @@ impl<S> ThreadPoolBuilder<S> {
             }
         }
         if let Some(retirement) = &registry.retire {
-            // A retiring pool's workers start once now, so that a thread the OS refuses
-            // is this build's error (later restarts cannot report one); idle, they
-            // retire within `Retirement::idle`.
-            (0..n).for_each(|i| {
-                registry.sleep.wake_specific_thread(i);
-            });
+            // A retiring pool's first worker starts once now, so that a thread the OS
+            // refuses is this build's error (later restarts cannot report one); idle,
+            // it retires within `Retirement::idle`. The others start for work only: a
+            // thousand shares of a 256-worker pool must not start 256,000 threads.
+            if n > 0 {
+                registry.sleep.wake_specific_thread(0);
+            }
             if let Some(e) = retirement.end_of_build() {
                 drop(guard);
                 return Err(ThreadPoolBuildError::thread_spawn(e));

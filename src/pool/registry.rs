@@ -117,6 +117,9 @@ impl Registry {
             let (sleep, retire) = match retire {
                 None => (Sleep::new(n), None),
                 Some(spec) => {
+                    let gate_me = me.clone();
+                    let gate =
+                        move |start| gate_me.upgrade().is_none_or(|r| r.may_run_thread(start));
                     let me = me.clone();
                     let restart = move |index: usize| match me.upgrade() {
                         Some(r) => r.retire.as_ref().expect("retiring").restart(&r, index),
@@ -124,7 +127,9 @@ impl Registry {
                     };
                     let deques = deques.take().expect("taken once");
                     let retirement = Retirement::new(spec, deques);
-                    (Sleep::retiring(n, Box::new(restart)), Some(retirement))
+                    let sleep =
+                        Sleep::retiring(n, Box::new(restart)).with_start_gate(Box::new(gate));
+                    (sleep, Some(retirement))
                 }
             };
             Registry {
@@ -163,6 +168,26 @@ impl Registry {
     #[inline]
     pub(crate) fn id(&self) -> usize {
         self as *const Registry as usize
+    }
+
+    /// Whether work that a worker of this (retiring) pool pushes may start another
+    /// thread (`start`), or wake one asleep (always: that adds no thread): a start
+    /// while its threads (started and not retired) are fewer than its share may
+    /// use at once (`PoolShares::thread_allowance`). Otherwise the work waits for
+    /// the threads that run: the worker that pushed it runs or resumes, and takes
+    /// it. Work from outside the pool (a call that blocks, a spawn) always may:
+    /// its caller is no thread of the pool.
+    fn may_run_thread(&self, start: bool) -> bool {
+        let own = WorkerThread::current().is_some_and(|w| w.registry().id() == self.id());
+        if !own {
+            return true;
+        }
+        if !start {
+            // A thread asleep exists already: waking it adds none.
+            return true;
+        }
+        let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
+        live < self.shares.thread_allowance()
     }
 
     /// Queues a job from outside the pool and wakes a worker if needed.

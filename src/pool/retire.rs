@@ -56,6 +56,8 @@ pub(crate) struct Retirement {
     /// Whether `restart_error` holds one (set under its lock): every call from
     /// outside the pool asks, and reads only this while restarts succeed.
     restart_failing: std::sync::atomic::AtomicBool,
+    /// Threads started and not yet retired.
+    live: std::sync::atomic::AtomicUsize,
 }
 
 impl Retirement {
@@ -68,6 +70,7 @@ impl Retirement {
             build_error: std::sync::Mutex::new(Some(None)),
             restart_error: std::sync::Mutex::new(None),
             restart_failing: std::sync::atomic::AtomicBool::new(false),
+            live: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -111,12 +114,20 @@ impl Retirement {
 
     /// Worker `index`'s thread never started: its deque goes back to its slot.
     pub(crate) fn unstarted(&self, index: usize, deque: Local<JobRef>) {
+        self.live.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         self.deques[index].put_back(deque);
+    }
+
+    /// How many of the pool's threads run now (started, not retired): awake,
+    /// asleep, or parked waiting for a core.
+    pub(crate) fn live_threads(&self) -> usize {
+        self.live.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Worker `index`'s thread retired (after its exit handler): its deque goes
     /// back to its slot, or to a new thread if a restart came meanwhile.
     pub(crate) fn park(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) {
+        self.live.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
         let terminating = || registry.thread_infos[index].terminate.probe();
         if let Some(deque) = self.deques[index].park(deque, terminating) {
             if !self.start(registry, index, deque) {
@@ -142,6 +153,9 @@ impl Retirement {
             stack_size: self.spec.stack_size,
             worker: Some(WorkerThread::new(Arc::clone(registry), index, deque)),
         };
+        // Counted from before the spawn: a thread that never runs is uncounted
+        // when its builder hands the deque back (`unstarted`).
+        self.live.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let started = (self.spec.spawn)(thread());
         let mut last = self.restart_error.lock().unwrap_or_else(|e| e.into_inner());
         let failing = &self.restart_failing;

@@ -94,6 +94,12 @@ pub(crate) struct Announced {
 /// false if the thread could not start.
 pub(crate) type Restart = Box<dyn Fn(usize) -> bool + Send + Sync>;
 
+/// Asked before a sleeping worker is woken for new work: whether the pool may
+/// keep one more thread running (`true`: a retired worker, whose thread would
+/// start) or keep running the thread it has asleep (`false`: a blocked one). See
+/// [`Sleep::with_start_gate`].
+pub(crate) type StartGate = Box<dyn Fn(bool) -> bool + Send + Sync>;
+
 /// The sleep state of a pool.
 pub(crate) struct Sleep {
     counters: AtomicU64,
@@ -102,6 +108,9 @@ pub(crate) struct Sleep {
     sentinel: AtomicBool,
     /// Set for a pool whose idle workers retire: how a retired worker is woken.
     restart: Option<Restart>,
+    /// Set for a pool whose threads are bounded (a share's): asked before new
+    /// work restarts a retired worker.
+    start_gate: Option<StartGate>,
     /// Workers asleep in their main loop retire now, whatever their timeout.
     retire_now: std::sync::atomic::AtomicBool,
     /// Idle workers go to sleep without rounds of yielding (see
@@ -184,6 +193,7 @@ impl Sleep {
                 })
                 .collect(),
             restart: None,
+            start_gate: None,
             retire_now: std::sync::atomic::AtomicBool::new(false),
             prompt: std::sync::atomic::AtomicBool::new(false),
         }
@@ -489,11 +499,40 @@ impl Sleep {
         }
     }
 
-    /// Wakes up to `n` blocked workers; returns how many it woke.
+    /// Before new work wakes a sleeping worker, `gate(starts)` is asked whether
+    /// the pool may run it (`starts`: a retired one, whose thread would start);
+    /// when it says no, the work waits for the threads the pool runs (the one that published it among them: see
+    /// [`Sleep::wake_any_threads`]).
+    pub(crate) fn with_start_gate(mut self, gate: StartGate) -> Self {
+        self.start_gate = Some(gate);
+        self
+    }
+
+    /// Wakes up to `n` sleeping workers for new work: blocked ones first (their
+    /// threads exist), then retired ones (a new thread each), as far as the start
+    /// gate, if any, lets: a sleeper it does not wake retires in time. Returns how
+    /// many it woke.
+    ///
+    /// A refusal loses no wake-up: the gate refuses only work that a worker of
+    /// the pool published, and that worker looks at every queue of the pool
+    /// before it sleeps.
     fn wake_any_threads(&self, n: u32) -> u32 {
+        let may = |start: bool| self.start_gate.as_ref().is_none_or(|gate| gate(start));
         let mut woken = 0;
+        if may(false) {
+            woken = self.wake_blocked_threads(n);
+        }
+        if self.restart.is_none() {
+            return woken;
+        }
         for index in 0..self.states.len() {
             if woken == n {
+                break;
+            }
+            if !self.is_retired(index) {
+                continue;
+            }
+            if !may(true) {
                 break;
             }
             if self.wake_specific_thread(index) {
@@ -501,6 +540,31 @@ impl Sleep {
             }
         }
         woken
+    }
+
+    /// Wakes up to `n` blocked workers (no retired one); returns how many.
+    fn wake_blocked_threads(&self, n: u32) -> u32 {
+        let mut woken = 0;
+        for state in &self.states {
+            if woken == n {
+                break;
+            }
+            let mut bed = state.bed.lock().unwrap_or_else(|e| e.into_inner());
+            if *bed == Bed::Blocked {
+                self.unblock(state, &mut bed);
+                woken += 1;
+            }
+        }
+        woken
+    }
+
+    /// Whether worker `index`'s thread has retired (or never started).
+    fn is_retired(&self, index: usize) -> bool {
+        *self.states[index]
+            .bed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            == Bed::Retired
     }
 
     /// `n` jobs were pushed by a worker on its own deque (after the push). A push onto an

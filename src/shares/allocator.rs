@@ -293,6 +293,19 @@ impl Allocator {
         entitlements(&self.tree, f64::from(self.cores), s);
     }
 
+    /// Cores `share`'s tickets alone are worth among the active shares now (as if
+    /// every active share could use all the cores), read without touching the
+    /// policy: the entitlements in use if they are up to date, else computed into
+    /// `s`. Its sub-pool starts no more threads than this, rounded up.
+    pub(crate) fn ticket_cores(&self, share: ShareId, s: &mut Scratch) -> f64 {
+        let slot = share.index();
+        if !self.dirty {
+            return self.ticket_ent.get(slot).copied().unwrap_or(0.0);
+        }
+        ticket_entitlements(&self.tree, f64::from(self.cores), s);
+        s.out.get(slot).copied().unwrap_or(0.0)
+    }
+
     /// Whether `share` is still in the tree (a retired share leaves once empty).
     pub(crate) fn is_live(&self, share: ShareId) -> bool {
         self.tree.contains(share)

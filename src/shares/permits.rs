@@ -115,6 +115,24 @@ impl Permits {
         f(&mut self.lock().alloc)
     }
 
+    /// The length of a quantum, in nanoseconds.
+    pub(crate) fn quantum_nanos(&self) -> u64 {
+        self.quantum.as_nanos() as u64
+    }
+
+    /// Cores `share`'s tickets are worth among the active shares now (see
+    /// `Allocator::ticket_cores`), or `None` if the lock is busy: the caller keeps
+    /// its last reading rather than wait behind the allocator.
+    pub(crate) fn try_ticket_cores(&self, share: ShareId) -> Option<f64> {
+        let inner = match self.inner.try_lock() {
+            Ok(inner) => inner,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return None,
+        };
+        let mut scratch = super::entitlement::Scratch::default();
+        Some(inner.alloc.ticket_cores(share, &mut scratch))
+    }
+
     pub(crate) fn root(&self) -> ShareId {
         self.with(|a| a.root())
     }

@@ -7,7 +7,7 @@
 //! start, join, iterator safe point) and [`PoolShares::on_idle`] when a worker
 //! runs out of work (it then searches, then sleeps).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -54,6 +54,10 @@ pub(crate) struct ShareWorkers {
     handles: Vec<WorkerHandle>,
     /// Whether each worker holds a core (written only by that worker).
     holding: Vec<AtomicBool>,
+    /// How many threads the share may run (see [`ShareWorkers::thread_allowance`]),
+    /// as last read, and when (the permits' clock; `u64::MAX`: never).
+    allowance: AtomicU32,
+    allowance_at: AtomicU64,
 }
 
 impl PoolShares {
@@ -164,12 +168,33 @@ impl PoolShares {
         }
     }
 
+    /// How many threads this pool (a share's sub-pool) may run at once for the
+    /// work its own workers push (`usize::MAX`: no bound, a pool without shares).
+    ///
+    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded, shares of a
+    /// 2-worker pool followed their tickets less closely (3:2:1 ten points off).
+    pub(crate) fn thread_allowance(&self) -> usize {
+        if !thread_bound() {
+            return usize::MAX;
+        }
+        self.member
+            .get()
+            .map_or(usize::MAX, |m| m.thread_allowance())
+    }
+
     /// Worker `index` ran out of work (or exits). Returns whether it gave a core
     /// back (the pool then raises its flag, so that it takes one before its next
     /// job).
     pub(crate) fn on_idle(&self, index: usize) -> bool {
         self.member.get().is_some_and(|m| m.release(index))
     }
+}
+
+/// Whether a share's threads are bounded by its tickets
+/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
+fn thread_bound() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
 }
 
 /// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
@@ -250,7 +275,33 @@ impl ShareWorkers {
             id,
             handles,
             holding: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            allowance: AtomicU32::new(1),
+            allowance_at: AtomicU64::new(u64::MAX),
         }
+    }
+
+    /// How many threads the share may run at once for the work its own workers
+    /// push: the whole cores its tickets are worth among the active shares, plus
+    /// one. A share worth a hundredth of a core runs one thread,
+    /// whatever its pool's size; one alone runs a thread per core. (Work from
+    /// outside, and wake-ups a latch or a broadcast needs, are not bounded.)
+    ///
+    /// Read from the allocator at most once a quantum, and only when its lock is
+    /// free: pushes ask this often, and must not queue behind the allocator.
+    fn thread_allowance(&self) -> usize {
+        let now = self.permits.now();
+        let at = self.allowance_at.load(Ordering::Relaxed);
+        let stale = at == u64::MAX || now.saturating_sub(at) >= self.permits.quantum_nanos();
+        if stale {
+            if let Some(cores) = self.permits.try_ticket_cores(self.id) {
+                // One more than whole cores: a share worth exactly one core runs a
+                // second thread, so that it keeps its core while one thread waits.
+                let n = (cores.floor() + 1.0).clamp(1.0, f64::from(u32::MAX)) as u32;
+                self.allowance.store(n, Ordering::Relaxed);
+                self.allowance_at.store(now, Ordering::Relaxed);
+            }
+        }
+        self.allowance.load(Ordering::Relaxed) as usize
     }
 
     fn on_safe_point(&self, i: usize) {
