@@ -1,9 +1,9 @@
 //! `LinkedList`: iterated through a `Vec` of its items (or references), collected by
-//! appending the pieces gathered in parallel.
+//! linking the items on the workers, a list per piece, and appending the lists.
 
 use std::collections::LinkedList;
 
-use super::{delegate_indexed, par_extend_impls};
+use super::delegate_indexed;
 use crate::iter::*;
 
 /// Parallel iterator that owns a `LinkedList`'s items, in order.
@@ -97,7 +97,34 @@ impl<T: Send> FromParallelIterator<T> for LinkedList<T> {
     }
 }
 
-par_extend_impls!(
-    <T> LinkedList<T>, T, &'r T, super::no_reserve,
-    where [T: Send], ref where [T: Copy + Send + Sync + 'r]
-);
+/// Links the items into lists on the workers, one list per sequential piece, and
+/// appends the lists in order (O(1) each): a list node is an allocation per item, and
+/// these are made in parallel rather than by the calling thread after the fact.
+impl<T: Send> ParallelExtend<T> for LinkedList<T> {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = T>,
+    {
+        let mut linked = par_iter
+            .into_par_iter()
+            .fold(LinkedList::new, |mut list, item| {
+                list.push_back(item);
+                list
+            })
+            .reduce(LinkedList::new, |mut left, mut right| {
+                left.append(&mut right);
+                left
+            });
+        self.append(&mut linked);
+    }
+}
+
+/// Copies the referenced items, then links them as for owned items.
+impl<'r, T: Copy + Send + Sync + 'r> ParallelExtend<&'r T> for LinkedList<T> {
+    fn par_extend<I>(&mut self, par_iter: I)
+    where
+        I: IntoParallelIterator<Item = &'r T>,
+    {
+        self.par_extend(par_iter.into_par_iter().copied());
+    }
+}

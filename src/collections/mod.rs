@@ -3,7 +3,8 @@
 //! Contiguous collections are iterated in place (`VecDeque` as its two slices,
 //! `BinaryHeap` as its slice); the others are first gathered into a `Vec` of items
 //! (or references), which is then split like any `Vec`. Collecting into a collection
-//! gathers the items in parallel, in order, then inserts them sequentially.
+//! gathers the items in parallel, in order, then inserts them sequentially (a
+//! `LinkedList` links them on the workers instead, and appends the lists in order).
 //!
 //! ```
 //! use prorata::prelude::*;
