@@ -116,15 +116,7 @@ mod tests {
 
     #[test]
     fn both_sort_and_survive_inconsistent_comparators() {
-        let state = std::cell::Cell::new(7u64);
-        let coin = || {
-            let mut x = state.get();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            state.set(x);
-            x
-        };
+        let coin = super::super::test_coin(7);
         for len in 0..70 {
             let v: Vec<u64> = (0..len).map(|_| coin() % 10).collect();
             let mut want = v.clone();

@@ -29,6 +29,21 @@ mod seq_quicksort;
 mod small_sort;
 mod stable_quicksort;
 
+/// A seeded xorshift sequence for the sorts' unit tests: a closure callable through a
+/// shared reference, so that a predicate or a comparator can draw from it too.
+#[cfg(test)]
+fn test_coin(seed: u64) -> impl Fn() -> u64 {
+    let state = std::cell::Cell::new(seed);
+    move || {
+        let mut x = state.get();
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        state.set(x);
+        x
+    }
+}
+
 use std::cmp::Ordering;
 
 pub(crate) use cached_key::cached_key_sort;

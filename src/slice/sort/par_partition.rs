@@ -225,15 +225,8 @@ mod tests {
 
     /// A seeded xorshift sequence.
     fn random(len: usize, seed: u64) -> Vec<u64> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x
-            })
-            .collect()
+        let coin = super::super::test_coin(seed | 1);
+        (0..len).map(|_| coin()).collect()
     }
 
     #[test]

@@ -145,15 +145,7 @@ mod tests {
     /// predicates that answer at random or panic.
     #[test]
     fn all_schemes_partition_and_keep_a_permutation() {
-        let state = std::cell::Cell::new(11u64);
-        let coin = || {
-            let mut x = state.get();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            state.set(x);
-            x
-        };
+        let coin = super::super::test_coin(11);
         for len in 0..100 {
             let v: Vec<u64> = (0..len).map(|_| coin() % 20).collect();
             let mut want = v.clone();

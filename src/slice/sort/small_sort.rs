@@ -102,15 +102,7 @@ mod tests {
 
     #[test]
     fn sorts_and_keeps_a_permutation_whatever_the_comparator() {
-        let state = std::cell::Cell::new(5u64);
-        let coin = || {
-            let mut x = state.get();
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            state.set(x);
-            x
-        };
+        let coin = super::super::test_coin(5);
         for len in 0..40 {
             let v: Vec<u64> = (0..len).map(|_| coin() % 12).collect();
             let mut want = v.clone();

@@ -214,15 +214,8 @@ mod tests {
 
     /// A seeded xorshift sequence of values below `modulus`.
     fn random(len: usize, modulus: u64, seed: u64) -> Vec<u64> {
-        let mut x = seed | 1;
-        (0..len)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                x % modulus
-            })
-            .collect()
+        let coin = super::super::test_coin(seed | 1);
+        (0..len).map(|_| coin() % modulus).collect()
     }
 
     #[test]
