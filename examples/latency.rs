@@ -12,8 +12,9 @@
 //! * Rayon, one pool, both callers `install`ing into it;
 //! * Rayon, two pools, one per caller (the OS divides the cores between their threads).
 //!
-//! `cargo run --release --example latency -- [workers...] [--secs S]`
-//! (default: 2 and 8 workers, 2 s per setup).
+//! `cargo run --release --example latency -- [workers...] [--secs S] [--only TEXT]`
+//! (default: 2 and 8 workers, 2 s per setup; `--only` runs the setups whose name
+//! contains TEXT, e.g. `--only "one pool"`).
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -159,7 +160,10 @@ fn measure(setup: &dyn Setup, queries: bool, background: bool, secs: f64) -> Out
     }
 }
 
-fn row(name: &str, setup: &dyn Setup, secs: f64) {
+fn row(name: &str, setup: &dyn Setup, secs: f64, only: &str) {
+    if !name.contains(only) {
+        return;
+    }
     // Alone first: the queries with nothing else, the background with nothing else.
     let alone = measure(setup, true, false, secs / 2.0);
     let bg_alone = measure(setup, false, true, secs / 2.0);
@@ -180,10 +184,13 @@ fn row(name: &str, setup: &dyn Setup, secs: f64) {
 fn main() {
     let mut workers = Vec::new();
     let mut secs = 2.0;
+    let mut only = String::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         if a == "--secs" {
             secs = args.next().and_then(|s| s.parse().ok()).expect("--secs S");
+        } else if a == "--only" {
+            only = args.next().expect("--only TEXT");
         } else {
             workers.push(a.parse::<usize>().expect("a worker count"));
         }
@@ -218,7 +225,7 @@ fn main() {
                 fg: &|f| fg.install(f),
                 bg: &|f| bg.install(f),
             };
-            row(name, &setup, secs);
+            row(name, &setup, secs, &only);
         }
         {
             let pool = prorata::ThreadPoolBuilder::new()
@@ -229,7 +236,7 @@ fn main() {
                 fg: &|f| pool.install(f),
                 bg: &|f| pool.install(f),
             };
-            row("prorata, one pool, no shares", &setup, secs);
+            row("prorata, one pool, no shares", &setup, secs, &only);
         }
         {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -243,6 +250,7 @@ fn main() {
                     bg: &pool,
                 },
                 secs,
+                &only,
             );
         }
         {
@@ -254,7 +262,7 @@ fn main() {
                 .num_threads(n)
                 .build()
                 .unwrap();
-            row("Rayon, two pools", &Rayon { fg: &fg, bg: &bg }, secs);
+            row("Rayon, two pools", &Rayon { fg: &fg, bg: &bg }, secs, &only);
         }
     }
 }

@@ -125,3 +125,42 @@ fn repeated_blocking_scopes() {
         }
     });
 }
+
+#[test]
+fn waiting_worker_runs_another_callers_call() {
+    // The second half of a join blocks until another thread's `install` has run. The
+    // half's own worker is blocked, so the worker waiting for that half (or a third one)
+    // must run the other call: a waiting worker leaves calls from outside to others
+    // for a while, but only for a while.
+    on_every_pool("a call from outside while a join waits", |pool| {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        for _ in 0..20 {
+            let b_started = AtomicBool::new(false);
+            let other_ran = AtomicBool::new(false);
+            std::thread::scope(|s| {
+                let (a, b) = pool.install(|| {
+                    prorata::join(
+                        || {
+                            while !b_started.load(Ordering::Acquire) {
+                                std::hint::spin_loop();
+                            }
+                            1
+                        },
+                        || {
+                            b_started.store(true, Ordering::Release);
+                            let caller = s.spawn(|| {
+                                pool.install(|| other_ran.store(true, Ordering::Release));
+                            });
+                            while !other_ran.load(Ordering::Acquire) {
+                                std::thread::yield_now();
+                            }
+                            caller.join().unwrap();
+                            2
+                        },
+                    )
+                });
+                assert_eq!((a, b), (1, 2));
+            });
+        }
+    });
+}

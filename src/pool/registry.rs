@@ -204,6 +204,23 @@ impl Registry {
         }
     }
 
+    /// Whether calls from outside the pool wait in the injector.
+    pub(crate) fn has_injected_jobs(&self) -> bool {
+        !self.injector.is_empty()
+    }
+
+    /// A worker of this pool that waits for a stolen half of its own work leaves the
+    /// injected calls to others for a while (`WorkerThread::find_work_waiting`): a
+    /// sleeping worker, if any, is woken for them. The waiting worker counts as idle,
+    /// so the injection itself may have woken none.
+    pub(crate) fn wake_for_injected(&self) {
+        let announced = self.sleep.new_internal_jobs(1, false);
+        if announced.woken > 0 {
+            // As for a worker's push (`WorkerThread::push`).
+            self.shares.workers_woken(announced.woken);
+        }
+    }
+
     /// Pushes on the current worker's deque if it belongs to this pool, else injects.
     pub(crate) fn inject_or_push(&self, job: JobRef) {
         match WorkerThread::current() {

@@ -39,6 +39,16 @@ const PUBLISH_INTERVAL: Duration = Duration::from_micros(50);
 /// are stolen from a job at a time.
 const STEAL_BATCH: usize = 8;
 
+/// How long a worker that waits for a stolen half of its own work leaves new calls
+/// from outside the pool to others, while the job it started from its main loop is
+/// young (see [`WorkerThread::find_work_waiting`]): longer than the last piece of a
+/// call usually takes (a leaf runs a few hundred microseconds between safe points),
+/// short next to a quantum.
+const INJECTED_AFTER: Duration = Duration::from_millis(1);
+/// From this age on, the job a worker started from its main loop counts as long: a
+/// worker that waits within it starts a new call from outside at once, as Rayon's do.
+const LONG_JOB: Duration = Duration::from_millis(2);
+
 /// A small xorshift generator for picking victims (no need for quality, only speed).
 struct XorShift64Star {
     state: Cell<u64>,
@@ -76,6 +86,9 @@ pub(crate) struct WorkerThread {
     high_water: Cell<usize>,
     /// When this worker last published a frame on request or at a job's start.
     last_publish: Cell<Option<Instant>>,
+    /// When this worker last started a job from its main loop (the age of the work
+    /// its waits belong to, see [`WorkerThread::find_work_waiting`]).
+    outer_start: Cell<Option<Instant>>,
     index: usize,
     rng: XorShift64Star,
     registry: Arc<Registry>,
@@ -104,6 +117,7 @@ impl WorkerThread {
             deque,
             high_water: Cell::new(0),
             last_publish: Cell::new(None),
+            outer_start: Cell::new(None),
             index,
             rng: XorShift64Star::new(index as u64),
             registry,
@@ -431,19 +445,53 @@ impl WorkerThread {
 
     /// Any job: own deque, then other workers', then the injector.
     pub(crate) fn find_work(&self) -> Option<JobRef> {
-        self.take_local_job()
-            .or_else(|| {
-                // A share worker that gave its core back takes one before it steals
-                // (one relaxed load otherwise): a job stolen by a worker that then
-                // waits for a core would wait with it, out of reach of the share's
-                // running workers. Only when there is work to steal: a retiring
-                // worker (nothing left) must exit without waiting for a core.
-                if self.flags().preempt_pending() && self.registry.has_work(self.index) {
-                    self.check_flags();
-                }
-                self.steal()
-            })
+        self.find_queued_work()
             .or_else(|| self.registry.pop_injected_job(&self.deque))
+    }
+
+    /// A job of this pool's running calls: own deque, then other workers'.
+    fn find_queued_work(&self) -> Option<JobRef> {
+        self.take_local_job().or_else(|| {
+            // A share worker that gave its core back takes one before it steals
+            // (one relaxed load otherwise): a job stolen by a worker that then
+            // waits for a core would wait with it, out of reach of the share's
+            // running workers. Only when there is work to steal: a retiring
+            // worker (nothing left) must exit without waiting for a core.
+            if self.flags().preempt_pending() && self.registry.has_work(self.index) {
+                self.check_flags();
+            }
+            self.steal()
+        })
+    }
+
+    /// Any job for a worker that waits for a stolen half of its own work (a join, a
+    /// scope): as [`WorkerThread::find_work`], but a new call from outside the pool (the
+    /// injector) only if the job this worker started from its main loop is older than
+    /// [`LONG_JOB`], or once the wait has lasted [`INJECTED_AFTER`] (`waiting_since` is
+    /// when a call was first found there). A call started here runs on top of the
+    /// wait, which cannot end before it does: a long call (another caller's `install`)
+    /// taken at once would hold up a short one whose last piece was about to come
+    /// back, while a short call taken within a long one costs that one little (and
+    /// starts the short one long before the long one ends).
+    fn find_work_waiting(&self, waiting_since: &mut Option<Instant>) -> Option<JobRef> {
+        self.find_queued_work().or_else(|| {
+            if !self.registry.has_injected_jobs() {
+                return None;
+            }
+            let now = Instant::now();
+            let since = *waiting_since.get_or_insert_with(|| {
+                self.registry.wake_for_injected();
+                now
+            });
+            let long_job = self
+                .outer_start
+                .get()
+                .is_some_and(|start| now.duration_since(start) >= LONG_JOB);
+            if !long_job && now.duration_since(since) < INJECTED_AFTER {
+                return None;
+            }
+            self.registry.pop_injected_job(&self.deque)
+        })
     }
 
     /// Executes a job on this worker (a job start is a safe point).
@@ -520,21 +568,29 @@ impl WorkerThread {
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
         self.publish_all();
-        let _ = self.run_until(latch, None);
+        let _ = self.run_until(latch, true, None);
         preempt::worker_resumed(self);
     }
 
     /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
     /// returns without taking back a core given up while sleeping (the caller does,
     /// if it goes on with work). With `retire`, returns `true` instead once asleep
-    /// that long: the thread must then exit (`retire.rs`).
-    fn run_until(&self, latch: &CoreLatch, retire: Option<Duration>) -> bool {
+    /// that long: the thread must then exit (`retire.rs`). A worker `waiting` for a
+    /// stolen half of its own work takes new calls from outside only after a while
+    /// ([`WorkerThread::find_work_waiting`]).
+    fn run_until(&self, latch: &CoreLatch, waiting: bool, retire: Option<Duration>) -> bool {
         let sleep = &self.registry.sleep;
         // Counted idle only after a fruitless search: leapfrogging onto a job found at
         // once costs no write to the shared sleep counters.
         let mut idle: Option<super::sleep::IdleState> = None;
+        let mut waiting_since = None;
         while !latch.probe() {
-            let job = self.find_work().or_else(|| {
+            let found = if waiting {
+                self.find_work_waiting(&mut waiting_since)
+            } else {
+                self.find_work()
+            };
+            let job = found.or_else(|| {
                 // About to sleep, or back from a sentinel's nap (see `sleep.rs`): busy
                 // workers were asked to publish and did not, so claim a pending frame of
                 // theirs directly, paying for a process-wide barrier.
@@ -546,6 +602,11 @@ impl WorkerThread {
             if let Some(job) = job {
                 if idle.take().is_some() {
                     sleep.work_found();
+                }
+                if !waiting {
+                    // One clock read per job found from the main loop (a steal, a
+                    // call from outside), none on the joins' paths.
+                    self.outer_start.set(Some(Instant::now()));
                 }
                 // SAFETY: a queued job is live until executed, and executed once.
                 unsafe { self.execute(job) };
@@ -587,7 +648,7 @@ impl WorkerThread {
             // counted as a wake-up.
             registry.trace.record(self.index, Kind::SleepEnd, 1);
         }
-        let retired = !terminate.probe() && self.run_until(terminate, retire);
+        let retired = !terminate.probe() && self.run_until(terminate, false, retire);
         debug_assert!(
             self.deque.is_empty(),
             "prorata: worker exits with queued jobs"
