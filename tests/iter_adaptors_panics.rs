@@ -101,6 +101,19 @@ fn panic_in_fold_and_reduce_drops_everything_once() {
             a
         });
     });
+    // The panic upstream of the fold, while an accumulator holds items: the
+    // accumulator is dropped with them.
+    panics_balanced(|board, bad| {
+        let items = (0..LEN).into_par_iter().map(|i| board.item(i));
+        let folded = items.map(boom_at(bad)).fold(Vec::new, |mut acc, t| {
+            acc.push(t);
+            acc
+        });
+        let _ = folded.reduce(Vec::new, |mut a, mut b| {
+            a.append(&mut b);
+            a
+        });
+    });
     panics_balanced(|board, bad| {
         let items = (0..LEN).into_par_iter().map(|i| board.item(i));
         let _ = items.reduce_with(|a, b| {

@@ -27,6 +27,7 @@ pub(super) mod sealed {
         fn is_match(&self, c: char) -> bool;
 
         /// The pattern as one `char`, when it is one: std searches those fastest.
+        #[inline]
         fn as_char(&self) -> Option<char> {
             None
         }
@@ -36,10 +37,12 @@ pub(super) mod sealed {
 use sealed::MatchChar;
 
 impl MatchChar for char {
+    #[inline]
     fn is_match(&self, c: char) -> bool {
         *self == c
     }
 
+    #[inline]
     fn as_char(&self) -> Option<char> {
         Some(*self)
     }
@@ -47,6 +50,7 @@ impl MatchChar for char {
 impl Pattern for char {}
 
 impl MatchChar for &[char] {
+    #[inline]
     fn is_match(&self, c: char) -> bool {
         self.contains(&c)
     }
@@ -54,6 +58,7 @@ impl MatchChar for &[char] {
 impl Pattern for &[char] {}
 
 impl<const N: usize> MatchChar for [char; N] {
+    #[inline]
     fn is_match(&self, c: char) -> bool {
         self.contains(&c)
     }
@@ -61,6 +66,7 @@ impl<const N: usize> MatchChar for [char; N] {
 impl<const N: usize> Pattern for [char; N] {}
 
 impl<const N: usize> MatchChar for &[char; N] {
+    #[inline]
     fn is_match(&self, c: char) -> bool {
         self.contains(&c)
     }
@@ -68,6 +74,7 @@ impl<const N: usize> MatchChar for &[char; N] {
 impl<const N: usize> Pattern for &[char; N] {}
 
 impl<F: Fn(char) -> bool> MatchChar for F {
+    #[inline]
     fn is_match(&self, c: char) -> bool {
         self(c)
     }

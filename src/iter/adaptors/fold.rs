@@ -2,6 +2,7 @@
 //! accumulator, which goes downstream as a single item.
 
 use std::fmt;
+use std::mem::MaybeUninit;
 
 use super::seed::{CallSeed, CloneSeed, Seed};
 use crate::iter::plumbing::*;
@@ -194,11 +195,10 @@ where
         self
     }
 
-    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
-        let base = &self.base;
-        let wanted = iter.into_iter().take_while(|_| !base.full());
-        self.acc = wanted.fold(self.acc, self.fold_op);
-        self
+    fn consume_iter<I: IntoIterator<Item = T>>(self, iter: I) -> Self {
+        let FoldFolder { base, acc, fold_op } = self;
+        let acc = fold_run(&base, acc, fold_op, iter.into_iter());
+        FoldFolder { base, acc, fold_op }
     }
 
     fn complete(self) -> G::Result {
@@ -207,5 +207,54 @@ where
 
     fn full(&self) -> bool {
         self.base.full()
+    }
+}
+
+/// Folds `iter` into `acc` until `base` is full.
+///
+/// The accumulator stays in one place, `Slot`, read out for each call of `fold_op`
+/// and written back with its result. Written as `fold(acc, fold_op)`, the compiler
+/// kept the accumulator in a second stack slot beside the closure's argument and
+/// copied it between the two on every item (a chain of stores and loads that cost
+/// several times a `Vec::push`).
+#[inline]
+fn fold_run<T, G, A, F, I>(base: &G, acc: A, fold_op: &F, iter: I) -> A
+where
+    G: Folder<A>,
+    F: Fn(A, T) -> A,
+    I: Iterator<Item = T>,
+{
+    let mut slot = Slot {
+        value: MaybeUninit::new(acc),
+        live: true,
+    };
+    iter.take_while(|_| !base.full()).for_each(|x| {
+        slot.live = false;
+        // SAFETY: `live` was true, so `value` holds an accumulator; it is moved out
+        // here and `live` stays false until a new one is written back, so that a
+        // panic in `fold_op` (which drops the moved one itself) drops nothing twice.
+        let acc = unsafe { slot.value.as_ptr().read() };
+        slot.value.write(fold_op(acc, x));
+        slot.live = true;
+    });
+    slot.live = false;
+    // SAFETY: the loop ended with `live` true (every write back is followed by it),
+    // so `value` holds the accumulator, moved out once here.
+    unsafe { slot.value.as_ptr().read() }
+}
+
+/// The accumulator of [`fold_run`], dropped on unwinding (a panic upstream, in the
+/// iterator's `next`) only if it is in place.
+struct Slot<A> {
+    value: MaybeUninit<A>,
+    live: bool,
+}
+
+impl<A> Drop for Slot<A> {
+    fn drop(&mut self) {
+        if self.live {
+            // SAFETY: `live` says `value` holds an accumulator not moved out.
+            unsafe { self.value.assume_init_drop() }
+        }
     }
 }

@@ -203,7 +203,7 @@ impl<S, B, I> UnindexedProducer for PrefixProducer<'_, S, B>
 where
     S: Send,
     B: Fn(&S) -> I + Sync,
-    I: IntoIterator<Item = S>,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator>,
 {
     type Item = S;
 
@@ -232,34 +232,27 @@ where
     }
 }
 
-/// Sequential prefix walk: a stack of the children still to visit at each level.
+/// Sequential prefix walk: one stack of the nodes still to visit, each node's
+/// children pushed in reverse so that the first is popped next. A node's children
+/// are taken out of their iterator when the node is visited (as Rayon does), so the
+/// children's collection is freed at once; a stack of half-read iterators kept one
+/// collection per level alive, and freeing them in bursts on the way back up cost
+/// more in the allocator than the walk itself.
 fn prefix_walk<S, B, I, F>(root: S, children_of: &B, mut folder: F) -> F
 where
     B: Fn(&S) -> I,
-    I: IntoIterator<Item = S>,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator>,
     F: Folder<S>,
 {
-    let mut pending = Vec::new();
-    let mut next = Some(root);
-    loop {
-        if let Some(node) = next.take() {
-            let children = children_of(&node).into_iter();
-            folder = folder.consume(node);
-            if folder.full() {
-                return folder;
-            }
-            pending.push(children);
-        }
-        let Some(siblings) = pending.last_mut() else {
-            return folder;
-        };
-        match siblings.next() {
-            Some(child) => next = Some(child),
-            None => {
-                pending.pop();
-            }
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        stack.extend(children_of(&node).into_iter().rev());
+        folder = folder.consume(node);
+        if folder.full() {
+            break;
         }
     }
+    folder
 }
 
 /// Yields each tree of `forest` in postfix order, then `after` (expanded nodes, kept
