@@ -1,6 +1,6 @@
-//! A share runs no more threads than the cores it may use: 200 shares running at
-//! once on a 4-worker pool of 2 cores start about one thread each (not four), and
-//! each still completes its part of the items. Its own test binary, so that no other
+//! A share runs no more threads than the cores it holds at once, plus one: 200
+//! shares running at once on a 4-worker pool of 2 cores start about one thread each
+//! (not four), and each still completes items. Its own test binary, so that no other
 //! test's threads are counted or compete; no timing is asserted. The bound is
 //! opt-in (`PRORATA_SHARE_THREAD_BOUND=1`), which the test sets.
 #![cfg(target_os = "linux")]
@@ -58,6 +58,7 @@ fn run(windows: usize, window: Duration) -> Vec<Window> {
     let shares: Vec<_> = (0..SHARES).map(|_| pool.share(10).unwrap()).collect();
     let stop = AtomicBool::new(false);
     let done: Vec<AtomicU64> = (0..SHARES).map(|_| AtomicU64::new(0)).collect();
+    let calls: Vec<AtomicU64> = (0..SHARES).map(|_| AtomicU64::new(0)).collect();
     let read = || {
         done.iter()
             .map(|c| c.load(Ordering::Relaxed))
@@ -65,7 +66,7 @@ fn run(windows: usize, window: Duration) -> Vec<Window> {
     };
     let mut out = Vec::new();
     std::thread::scope(|s| {
-        for (share, count) in shares.iter().zip(&done) {
+        for ((share, count), calls) in shares.iter().zip(&done).zip(&calls) {
             let stop = &stop;
             s.spawn(move || {
                 share.install(|| {
@@ -74,7 +75,8 @@ fn run(windows: usize, window: Duration) -> Vec<Window> {
                         (0..1000u64).into_par_iter().for_each(|i| {
                             std::hint::black_box(spin(i));
                             count.fetch_add(1, Ordering::Relaxed);
-                        })
+                        });
+                        calls.fetch_add(1, Ordering::Relaxed);
                     }
                 })
             });
@@ -108,6 +110,12 @@ fn run(windows: usize, window: Duration) -> Vec<Window> {
         }
         stop.store(true, Ordering::Relaxed);
     });
+    // Every item of every call ran once: no job was lost while threads waited to
+    // start.
+    for (share, (count, calls)) in done.iter().zip(&calls).enumerate() {
+        let (count, calls) = (count.load(Ordering::Relaxed), calls.load(Ordering::Relaxed));
+        assert_eq!(count, calls * 1000, "share {share}: items of {calls} calls");
+    }
     out
 }
 

@@ -172,8 +172,8 @@ impl Registry {
 
     /// Whether work that a worker of this (retiring) pool pushes may start another
     /// thread (`start`), or wake one asleep (always: that adds no thread): a start
-    /// while its threads (started and not retired) are fewer than its share may
-    /// use at once (`PoolShares::thread_allowance`). Otherwise the work waits for
+    /// only while its share's threads (started and not retired) all run on cores
+    /// and it may get another (`PoolShares::may_start_thread`). Otherwise the work waits for
     /// the threads that run: the worker that pushed it runs or resumes, and takes
     /// it. Work from outside the pool (a call that blocks, a spawn) always may:
     /// its caller is no thread of the pool.
@@ -187,7 +187,7 @@ impl Registry {
             return true;
         }
         let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
-        live < self.shares.thread_allowance()
+        self.shares.may_start_thread(live)
     }
 
     /// Queues a job from outside the pool and wakes a worker if needed.

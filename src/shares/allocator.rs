@@ -306,6 +306,11 @@ impl Allocator {
         s.out.get(slot).copied().unwrap_or(0.0)
     }
 
+    /// Free cores that are kept for no share: a worker asking now would get one.
+    pub(crate) fn unclaimed_cores(&self) -> u32 {
+        self.free.saturating_sub(self.held)
+    }
+
     /// Whether `share` is still in the tree (a retired share leaves once empty).
     pub(crate) fn is_live(&self, share: ShareId) -> bool {
         self.tree.contains(share)

@@ -121,16 +121,18 @@ impl Permits {
     }
 
     /// Cores `share`'s tickets are worth among the active shares now (see
-    /// `Allocator::ticket_cores`), or `None` if the lock is busy: the caller keeps
-    /// its last reading rather than wait behind the allocator.
-    pub(crate) fn try_ticket_cores(&self, share: ShareId) -> Option<f64> {
+    /// `Allocator::ticket_cores`), and whether a core is free for anyone who asks;
+    /// `None` if the lock is busy: the caller keeps its last reading rather than
+    /// wait behind the allocator.
+    pub(crate) fn try_thread_reading(&self, share: ShareId) -> Option<(f64, bool)> {
         let inner = match self.inner.try_lock() {
             Ok(inner) => inner,
             Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
             Err(std::sync::TryLockError::WouldBlock) => return None,
         };
         let mut scratch = super::entitlement::Scratch::default();
-        Some(inner.alloc.ticket_cores(share, &mut scratch))
+        let worth = inner.alloc.ticket_cores(share, &mut scratch);
+        Some((worth, inner.alloc.unclaimed_cores() > 0))
     }
 
     pub(crate) fn root(&self) -> ShareId {

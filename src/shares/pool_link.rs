@@ -54,10 +54,15 @@ pub(crate) struct ShareWorkers {
     handles: Vec<WorkerHandle>,
     /// Whether each worker holds a core (written only by that worker).
     holding: Vec<AtomicBool>,
-    /// How many threads the share may run (see [`ShareWorkers::thread_allowance`]),
-    /// as last read, and when (the permits' clock; `u64::MAX`: never).
-    allowance: AtomicU32,
-    allowance_at: AtomicU64,
+    /// How many workers run on a core right now: holding one, and not parked at a
+    /// safe point waiting to get it back.
+    on_core: AtomicU32,
+    /// What [`ShareWorkers::may_start`] last read from the allocator: the cores the
+    /// share's tickets are worth (rounded up, at least one), whether a core was
+    /// free, and when (the permits' clock; `u64::MAX`: never).
+    worth: AtomicU32,
+    core_free: AtomicBool,
+    read_at: AtomicU64,
 }
 
 impl PoolShares {
@@ -168,18 +173,18 @@ impl PoolShares {
         }
     }
 
-    /// How many threads this pool (a share's sub-pool) may run at once for the
-    /// work its own workers push (`usize::MAX`: no bound, a pool without shares).
+    /// Whether work that a worker of this pool (a share's sub-pool) pushed may
+    /// start another thread beside the `live` ones (always, for a pool without
+    /// shares); see [`ShareWorkers::may_start`].
     ///
-    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded, shares of a
-    /// 2-worker pool followed their tickets less closely (3:2:1 ten points off).
-    pub(crate) fn thread_allowance(&self) -> usize {
+    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded, the two-level
+    /// currency tree of the shares example was 5-20 points off its tickets on
+    /// 2 cores (unbounded, about 1).
+    pub(crate) fn may_start_thread(&self, live: usize) -> bool {
         if !thread_bound() {
-            return usize::MAX;
+            return true;
         }
-        self.member
-            .get()
-            .map_or(usize::MAX, |m| m.thread_allowance())
+        self.member.get().is_none_or(|m| m.may_start(live))
     }
 
     /// Worker `index` ran out of work (or exits). Returns whether it gave a core
@@ -190,7 +195,7 @@ impl PoolShares {
     }
 }
 
-/// Whether a share's threads are bounded by its tickets
+/// Whether a share's threads are bounded by the cores it holds
 /// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
@@ -275,33 +280,43 @@ impl ShareWorkers {
             id,
             handles,
             holding: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            allowance: AtomicU32::new(1),
-            allowance_at: AtomicU64::new(u64::MAX),
+            on_core: AtomicU32::new(0),
+            worth: AtomicU32::new(1),
+            core_free: AtomicBool::new(false),
+            read_at: AtomicU64::new(u64::MAX),
         }
     }
 
-    /// How many threads the share may run at once for the work its own workers
-    /// push: the whole cores its tickets are worth among the active shares, plus
-    /// one. A share worth a hundredth of a core runs one thread,
-    /// whatever its pool's size; one alone runs a thread per core. (Work from
-    /// outside, and wake-ups a latch or a broadcast needs, are not bounded.)
+    /// Whether work the share's own workers pushed may start another thread beside
+    /// its `live` ones (started, not retired). Only while every one of them runs on
+    /// a core: a thread that waits for a core already asks the allocator for one
+    /// more, and a second waiter would only add a stack. Then only if the share
+    /// runs on fewer cores than its tickets are worth among the active shares, or
+    /// a core is free for whoever asks (work conservation: a share alone, or
+    /// beside shares that want fewer cores than they are worth, gets them all).
+    /// So a share runs at most one thread more than the cores it has held at
+    /// once; 200 shares on 2 cores run about one thread each. (Work from outside,
+    /// and wake-ups of a sleeping thread, are not bounded.)
     ///
-    /// Read from the allocator at most once a quantum, and only when its lock is
-    /// free: pushes ask this often, and must not queue behind the allocator.
-    fn thread_allowance(&self) -> usize {
+    /// The allocator is read at most every eighth of a quantum, and only when its
+    /// lock is free: pushes ask this often, and must not queue behind it.
+    fn may_start(&self, live: usize) -> bool {
+        let on_core = self.on_core.load(Ordering::Relaxed) as usize;
+        if live > on_core {
+            return false;
+        }
         let now = self.permits.now();
-        let at = self.allowance_at.load(Ordering::Relaxed);
-        let stale = at == u64::MAX || now.saturating_sub(at) >= self.permits.quantum_nanos();
-        if stale {
-            if let Some(cores) = self.permits.try_ticket_cores(self.id) {
-                // One more than whole cores: a share worth exactly one core runs a
-                // second thread, so that it keeps its core while one thread waits.
-                let n = (cores.floor() + 1.0).clamp(1.0, f64::from(u32::MAX)) as u32;
-                self.allowance.store(n, Ordering::Relaxed);
-                self.allowance_at.store(now, Ordering::Relaxed);
+        let at = self.read_at.load(Ordering::Relaxed);
+        if at == u64::MAX || now.saturating_sub(at) >= self.permits.quantum_nanos() / 8 {
+            if let Some((cores, free)) = self.permits.try_thread_reading(self.id) {
+                let worth = cores.ceil().clamp(1.0, f64::from(u32::MAX)) as u32;
+                self.worth.store(worth, Ordering::Relaxed);
+                self.core_free.store(free, Ordering::Relaxed);
+                self.read_at.store(now, Ordering::Relaxed);
             }
         }
-        self.allowance.load(Ordering::Relaxed) as usize
+        on_core < self.worth.load(Ordering::Relaxed) as usize
+            || self.core_free.load(Ordering::Relaxed)
     }
 
     fn on_safe_point(&self, i: usize) {
@@ -311,9 +326,12 @@ impl ShareWorkers {
             self.permits.acquire(h, self.id);
             crate::pool::note_current(Kind::CoreGranted, 0);
             self.holding[i].store(true, Ordering::Relaxed);
+            self.on_core.fetch_add(1, Ordering::Relaxed);
         } else if h.should_yield() {
             crate::pool::note_current(Kind::Preempted, 0);
+            self.on_core.fetch_sub(1, Ordering::Relaxed);
             self.permits.yield_now(h);
+            self.on_core.fetch_add(1, Ordering::Relaxed);
             crate::pool::note_current(Kind::CoreGranted, 0);
         }
     }
@@ -324,6 +342,7 @@ impl ShareWorkers {
             return false;
         }
         self.holding[i].store(false, Ordering::Relaxed);
+        self.on_core.fetch_sub(1, Ordering::Relaxed);
         crate::pool::note_current(Kind::CoreReleased, 0);
         self.permits.release(&self.handles[i]);
         true
