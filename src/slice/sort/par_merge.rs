@@ -14,6 +14,10 @@ use super::raw::SendPtr;
 /// Below this many elements a merge runs as one plain loop.
 const INTERLEAVE_MIN: usize = 64;
 
+/// Merges longer than this are split in two (at the longer run's middle) even
+/// on one thread, so that each half checks its order and trims its ends.
+const SPLIT_FROM: usize = 4096;
+
 /// From this many elements a merge first trims what is in place already at
 /// both ends ([`trim`]); below, the two comparisons or so this costs on
 /// random runs are not worth it.
@@ -217,10 +221,22 @@ where
     let (i, j) = unsafe { co_rank(rest.left, n_left, rest.right, n_right, compare) };
     // SAFETY: `co_rank` returns `i <= n_left` and `j <= n_right`.
     let (mut lo, mut hi) = unsafe { rest.split(i, j) };
-    if n_left + n_right <= grain {
+    if n_left + n_right <= SPLIT_FROM {
         // SAFETY: the halves' ranges are disjoint parts of ours; dropping each
         // guard afterwards moves its tails.
         unsafe { merge_interleaved(&mut lo, &mut hi, compare) };
+        return;
+    }
+    if n_left + n_right <= grain {
+        // Halves on this thread: each checks its order and trims its ends, so
+        // a merge of nearly sorted runs skips whatever is in place between
+        // the few elements that are not.
+        // SAFETY: the halves' ranges are disjoint parts of ours; each guard
+        // moves its half's elements, also on unwind.
+        unsafe {
+            merge_rest(lo, grain, false, compare);
+            merge_rest(hi, grain, false, compare);
+        }
         return;
     }
     // Each half owns its guard: if the pool drops a half unrun, the guard
