@@ -321,6 +321,25 @@ fn hard_rows(pools: &Pools, len: usize) {
         );
     }
     let random = random(len, 11);
+    hard_cell(
+        pools,
+        "random stable (counted)",
+        &random,
+        &|v| R::par_sort_by(v.as_mut_slice(), counted),
+        &|v| P::par_sort_by(v.as_mut_slice(), counted),
+    );
+    let strings: Vec<String> = random.iter().map(|x| x.to_string()).collect();
+    let counted_str = |a: &String, b: &String| {
+        CALLS.fetch_add(1, Relaxed);
+        a.cmp(b)
+    };
+    hard_cell(
+        pools,
+        "String stable (counted)",
+        &strings,
+        &|v| R::par_sort_by(v.as_mut_slice(), counted_str),
+        &|v| P::par_sort_by(v.as_mut_slice(), counted_str),
+    );
     let wide: Vec<[u64; 16]> = random.iter().map(|&x| [x; 16]).collect();
     hard_cell(
         pools,

@@ -87,6 +87,56 @@ fn stable_sort_of_strings_and_zero_sized() {
     });
 }
 
+/// The most comparisons a stable sort of `n` elements may make: `n ⌈log2 n⌉ + n`,
+/// what a merge sort of `n` elements costs at worst, with room for the checks a
+/// sort makes before it starts (sorted input, few distinct values).
+fn comparison_bound(n: usize) -> u64 {
+    let log = usize::BITS - (n - 1).leading_zeros();
+    (n as u64) * (log as u64 + 1)
+}
+
+#[test]
+fn stable_sort_comparisons_stay_within_n_log_n() {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    on_pools(|threads| {
+        // One length sorted on the calling thread, one long enough to fork.
+        for n in [50_000, 300_000] {
+            for (name, make) in shapes() {
+                let values = make(n, 17);
+                let calls = AtomicU64::new(0);
+                let mut v = values.clone();
+                v.par_sort_by(|a, b| {
+                    calls.fetch_add(1, Relaxed);
+                    a.cmp(b)
+                });
+                let mut want = values;
+                want.sort();
+                assert_eq!(v, want, "{name} {n} on {threads} threads");
+                let calls = calls.load(Relaxed);
+                assert!(
+                    calls <= comparison_bound(n),
+                    "{name} {n} on {threads} threads: {calls} comparisons, bound {}",
+                    comparison_bound(n)
+                );
+            }
+        }
+        let strings: Vec<String> = shapes()[0].1(50_000, 3)
+            .iter()
+            .map(|x| x.to_string())
+            .collect();
+        let calls = AtomicU64::new(0);
+        let mut v = strings.clone();
+        v.par_sort_by(|a, b| {
+            calls.fetch_add(1, Relaxed);
+            a.cmp(b)
+        });
+        let mut want = strings;
+        want.sort();
+        assert_eq!(v, want);
+        assert!(calls.load(Relaxed) <= comparison_bound(50_000));
+    });
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;

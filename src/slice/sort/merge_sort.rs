@@ -6,7 +6,7 @@
 //! the data. Leaves sit at an even depth when they are big enough, so the final
 //! merge lands in the slice without an extra copy. The parallel sort's leaves
 //! are sorted sequentially. The sequential merge sort works on natural runs
-//! (short ones extended by insertion) and merges them pairwise, moving only
+//! (short ones extended by insertion) and merges them in a balanced order, moving only
 //! the runs that need a merge, so a nearly sorted input costs few passes. Nothing here panics by itself, whatever the comparator
 //! answers (std's sort does since Rust 1.81; Rayon's does not).
 //!
@@ -24,18 +24,18 @@ use std::cmp::Ordering;
 use std::ptr;
 
 use super::MIN_LEAF;
-use super::insertion::{insertion_sort, insertion_sort_from};
+use super::insertion::{binary_insertion_sort_from, insertion_sort};
 use super::is_less;
-use super::par_merge::par_merge;
+use super::par_merge::{merge_out_of_order, par_merge};
 use super::raw::SendPtr;
 
 /// Slices this short are insertion sorted.
 const RUN_MAX: usize = 20;
 
 /// The shortest run of the sequential sort: shorter natural runs are extended
-/// to it by insertion. Inserting into a run of `m` costs about `m / 4`
-/// comparisons per element, each merge level one: 12 keeps the total near
-/// `n log2 n - n`.
+/// to it by binary insertion, which costs about `log2 m` comparisons to
+/// insert into `m` elements (so a run of 12 costs near the `log2 12!` a sort
+/// of 12 needs at least); each merge level costs one per element.
 const MIN_RUN: usize = 12;
 
 /// Sorts `v` stably in parallel; `v` is longer than the sequential cutoff.
@@ -60,7 +60,7 @@ where
 
 /// Sorts `v` stably on this thread: natural runs (a strictly descending one
 /// reversed), each extended to at least [`MIN_RUN`] elements by insertion,
-/// then merged pairwise, round after round (see [`merge_runs`]).
+/// then merged in the order powersort picks (see [`merge_runs`]).
 pub(super) fn seq_merge_sort<T, F>(v: &mut [T], compare: &F)
 where
     T: Send,
@@ -75,7 +75,11 @@ where
     let mut start = 0;
     while start < len {
         let end = next_run(&mut v[start..], compare) + start;
-        runs.push(Run { end, in_buf: false });
+        runs.push(Run {
+            start,
+            end,
+            in_buf: false,
+        });
         start = end;
     }
     merge_runs(v, runs, compare);
@@ -106,30 +110,35 @@ where
     }
     if end < MIN_RUN {
         let extended = MIN_RUN.min(len);
-        insertion_sort_from(&mut v[..extended], end, compare);
+        binary_insertion_sort_from(&mut v[..extended], end, compare);
         end = extended;
     }
     end
 }
 
-/// A sorted run of the sequential merge sort: where it ends, and whether its
-/// sorted elements are in the buffer (the slice's same places then hold the
-/// same elements in another order) or in the slice.
+/// A sorted run of the sequential merge sort: where it starts and ends, and
+/// whether its sorted elements are in the buffer (the slice's same places then
+/// hold the same elements in another order) or in the slice.
 #[derive(Clone, Copy)]
 struct Run {
+    start: usize,
     end: usize,
     in_buf: bool,
 }
 
-/// Merges neighbouring runs pairwise, round after round, until one is left,
-/// then makes sure it is in `v`. A pair already in order is only joined; a
-/// pair in the slice is merged into the buffer, one in the buffer into the
-/// slice; a mixed pair first copies its buffer part back into the slice.
+/// Merges neighbouring runs until one is left, then makes sure it is in `v`.
+/// Which neighbours merge when is powersort's rule: each boundary between two
+/// runs gets a power (how deep the boundary between the runs' midpoints sits
+/// in a perfectly balanced merge tree over `0..len`), and a stack of runs is
+/// merged down while its top boundary is deeper than the new one. Runs of
+/// unequal lengths (natural runs of a nearly sorted input, or a short last
+/// run) are then merged as a nearly optimal tree would, not blindly in pairs:
+/// pairing 4097 runs of 12 merged a run of 71 into one of 49,152 at the end.
 ///
 /// Panic safety: a merge reads one place and writes the other over the same
 /// range, and a merge into the slice has a guard that finishes it. So the
 /// slice's range of each run always holds that run's elements, each once.
-fn merge_runs<T, F>(v: &mut [T], mut runs: Vec<Run>, compare: &F)
+fn merge_runs<T, F>(v: &mut [T], runs: Vec<Run>, compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -141,55 +150,99 @@ where
     // this call; runs are disjoint ranges of both. `buf` never owns anything
     // (its length stays 0): every element in it also sits in `v`'s same range.
     unsafe {
-        let at = |in_buf: bool, i: usize| if in_buf { buf_ptr.add(i) } else { v_ptr.add(i) };
-        while runs.len() > 1 {
-            let mut joined = Vec::with_capacity(runs.len() / 2 + 1);
-            let mut start = 0;
-            for pair in runs.chunks(2) {
-                let [left, right] = *pair else {
-                    joined.push(pair[0]);
+        let merge = |left: Run, right: Run| merge_pair(v_ptr, buf_ptr, left, right, compare);
+        let mut stack: Vec<(Run, u32)> = Vec::new();
+        let mut runs = runs.into_iter();
+        let Some(mut current) = runs.next() else {
+            return;
+        };
+        for next in runs {
+            let power = node_power(len, current.start, next.start, next.end);
+            while let Some(&(top, top_power)) = stack.last() {
+                if top_power <= power {
                     break;
-                };
-                let (mid, end) = (left.end, right.end);
-                if left.in_buf != right.in_buf {
-                    // Bring the buffer's part back: the slice's places hold the
-                    // same elements, so a copy over them loses nothing.
-                    let (from, to) = if left.in_buf {
-                        (start, mid)
-                    } else {
-                        (mid, end)
-                    };
-                    ptr::copy_nonoverlapping(buf_ptr.add(from).0, v_ptr.add(from).0, to - from);
                 }
-                let src_in_buf = left.in_buf && right.in_buf;
-                let src = at(src_in_buf, 0);
-                if !is_less(compare, &*src.add(mid).0, &*src.add(mid - 1).0) {
-                    joined.push(Run {
-                        end,
-                        in_buf: src_in_buf,
-                    });
-                } else {
-                    let dest = at(!src_in_buf, start);
-                    par_merge(
-                        src.add(start),
-                        mid - start,
-                        src.add(mid),
-                        end - mid,
-                        dest,
-                        usize::MAX,
-                        compare,
-                    );
-                    joined.push(Run {
-                        end,
-                        in_buf: !src_in_buf,
-                    });
-                }
-                start = end;
+                stack.pop();
+                current = merge(top, current);
             }
-            runs = joined;
+            stack.push((current, power));
+            current = next;
         }
-        if runs[0].in_buf {
+        while let Some((top, _)) = stack.pop() {
+            current = merge(top, current);
+        }
+        if current.in_buf {
             ptr::copy_nonoverlapping(buf_ptr.0, v_ptr.0, len);
+        }
+    }
+}
+
+/// Powersort's power of the boundary between the runs `start..mid` and
+/// `mid..end` of `0..len`: one more than the number of leading bits the two
+/// midpoints share as fractions of `len`. Deeper boundaries merge first.
+fn node_power(len: usize, start: usize, mid: usize, end: usize) -> u32 {
+    // Twice the midpoints, over twice the length, as 63-bit fractions.
+    let (len, a, b) = (len as u128, (start + mid) as u128, (mid + end) as u128);
+    let x = ((a << 62) / len) as u64;
+    let y = ((b << 62) / len) as u64;
+    (x ^ y).leading_zeros()
+}
+
+/// Merges the neighbouring runs `left` and `right` and returns the run they
+/// make: a pair already in order is only joined; a pair in the slice is merged
+/// into the buffer, one in the buffer into the slice; a mixed pair first
+/// copies its buffer part back into the slice.
+///
+/// # Safety
+/// As in [`merge_runs`]: `v` and `buf` are distinct, have room for both runs,
+/// and each run's elements are in the place its `in_buf` says.
+unsafe fn merge_pair<T, F>(
+    v: SendPtr<T>,
+    buf: SendPtr<T>,
+    left: Run,
+    right: Run,
+    compare: &F,
+) -> Run
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let (start, mid, end) = (left.start, left.end, right.end);
+    // SAFETY: the runs are in bounds of both allocations (the caller's
+    // contract); a copy from the buffer lands on places that hold the same
+    // elements, so it loses nothing.
+    unsafe {
+        let at = |in_buf: bool, i: usize| if in_buf { buf.add(i) } else { v.add(i) };
+        if left.in_buf != right.in_buf {
+            let (from, to) = if left.in_buf {
+                (start, mid)
+            } else {
+                (mid, end)
+            };
+            ptr::copy_nonoverlapping(buf.add(from).0, v.add(from).0, to - from);
+        }
+        let src_in_buf = left.in_buf && right.in_buf;
+        let src = at(src_in_buf, 0);
+        if !is_less(compare, &*src.add(mid).0, &*src.add(mid - 1).0) {
+            return Run {
+                start,
+                end,
+                in_buf: src_in_buf,
+            };
+        }
+        let dest = at(!src_in_buf, start);
+        merge_out_of_order(
+            src.add(start),
+            mid - start,
+            src.add(mid),
+            end - mid,
+            dest,
+            compare,
+        );
+        Run {
+            start,
+            end,
+            in_buf: !src_in_buf,
         }
     }
 }

@@ -14,6 +14,15 @@ use super::raw::SendPtr;
 /// Below this many elements a merge runs as one plain loop.
 const INTERLEAVE_MIN: usize = 64;
 
+/// Merges longer than this are split in two (at the longer run's middle) even
+/// on one thread, so that each half checks its order and trims its ends.
+const SPLIT_FROM: usize = 4096;
+
+/// From this many elements a merge first trims what is in place already at
+/// both ends ([`trim`]); below, the two comparisons or so this costs on
+/// random runs are not worth it.
+const TRIM_FROM: usize = 256;
+
 /// The unmoved rest of a merge: `left..left_end`, `right..right_end`, and where
 /// they go. Dropping it moves the left rest, then the right rest, to `dest`.
 struct MoveRest<T> {
@@ -120,7 +129,38 @@ pub(super) unsafe fn par_merge<T, F>(
         }
     };
     // SAFETY: `rest` describes valid, disjoint ranges (the caller's contract).
-    unsafe { merge_rest(rest, grain, compare) };
+    unsafe { merge_rest(rest, grain, false, compare) };
+}
+
+/// [`par_merge`] on this thread alone, for runs the caller has seen out of
+/// order (`right`'s first element less than `left`'s last), so the merge does
+/// not compare them again.
+///
+/// # Safety
+/// As for [`par_merge`].
+pub(super) unsafe fn merge_out_of_order<T, F>(
+    left: SendPtr<T>,
+    n_left: usize,
+    right: SendPtr<T>,
+    n_right: usize,
+    dest: SendPtr<T>,
+    compare: &F,
+) where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    // SAFETY: the caller gives these ranges to this merge alone.
+    let rest = unsafe {
+        MoveRest {
+            left: left.0,
+            left_end: left.0.add(n_left),
+            right: right.0,
+            right_end: right.0.add(n_right),
+            dest: dest.0,
+        }
+    };
+    // SAFETY: `rest` describes valid, disjoint ranges (the caller's contract).
+    unsafe { merge_rest(rest, usize::MAX, true, compare) };
 }
 
 /// Merges what `rest` describes, splitting it in parallel above `grain`.
@@ -130,7 +170,7 @@ pub(super) unsafe fn par_merge<T, F>(
 ///
 /// # Safety
 /// `rest` describes valid, disjoint runs and destination owned by this call.
-unsafe fn merge_rest<T, F>(mut rest: MoveRest<T>, grain: usize, compare: &F)
+unsafe fn merge_rest<T, F>(mut rest: MoveRest<T>, grain: usize, out_of_order: bool, compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -140,8 +180,37 @@ where
         return; // dropping `rest` moves the one nonempty run
     }
     // SAFETY: both runs are nonempty, so their last and first elements exist.
-    if unsafe { !is_less(compare, &*rest.right, &*rest.left_end.sub(1)) } {
+    if !out_of_order && unsafe { !is_less(compare, &*rest.right, &*rest.left_end.sub(1)) } {
         return; // already in order: dropping `rest` moves the left run, then the right
+    }
+    if n_left + n_right <= INTERLEAVE_MIN {
+        // SAFETY: as above; dropping `rest` afterwards moves the tails.
+        unsafe { merge_sequential(&mut rest, compare) };
+        return;
+    }
+    if n_left + n_right < TRIM_FROM {
+        // SAFETY: the runs are initialized; a panic here leaves `rest` to move them.
+        let (i, j) = unsafe { co_rank(rest.left, n_left, rest.right, n_right, compare) };
+        // SAFETY: `co_rank` returns `i <= n_left` and `j <= n_right`.
+        let (mut lo, mut hi) = unsafe { rest.split(i, j) };
+        // SAFETY: the halves' ranges are disjoint parts of ours; dropping each
+        // guard afterwards moves its tails.
+        unsafe { merge_interleaved(&mut lo, &mut hi, compare) };
+        return;
+    }
+    // SAFETY: as above; the runs are initialized and nonempty.
+    let (i0, j1) = unsafe { trim(&rest, n_left, n_right, compare) };
+    // The left run's first `i0` elements and the right run's elements from
+    // `j1` on are in place already: the guards `head` and `tail` move them
+    // (when dropped, also on unwind), and only the middle is merged.
+    // SAFETY: `i0 <= n_left` and `j1 <= n_right` (`trim`'s promise).
+    let (head, rest) = unsafe { rest.split(i0, 0) };
+    drop(head);
+    // SAFETY: as above, within what is left of the runs.
+    let (mut rest, _tail) = unsafe { rest.split(n_left - i0, j1) };
+    let (n_left, n_right) = rest.lens();
+    if n_left == 0 || n_right == 0 {
+        return;
     }
     if n_left + n_right <= INTERLEAVE_MIN {
         // SAFETY: as above; dropping `rest` afterwards moves the tails.
@@ -152,19 +221,98 @@ where
     let (i, j) = unsafe { co_rank(rest.left, n_left, rest.right, n_right, compare) };
     // SAFETY: `co_rank` returns `i <= n_left` and `j <= n_right`.
     let (mut lo, mut hi) = unsafe { rest.split(i, j) };
-    if n_left + n_right <= grain {
+    if n_left + n_right <= SPLIT_FROM {
         // SAFETY: the halves' ranges are disjoint parts of ours; dropping each
         // guard afterwards moves its tails.
         unsafe { merge_interleaved(&mut lo, &mut hi, compare) };
+        return;
+    }
+    if n_left + n_right <= grain {
+        // Halves on this thread: each checks its order and trims its ends, so
+        // a merge of nearly sorted runs skips whatever is in place between
+        // the few elements that are not.
+        // SAFETY: the halves' ranges are disjoint parts of ours; each guard
+        // moves its half's elements, also on unwind.
+        unsafe {
+            merge_rest(lo, grain, false, compare);
+            merge_rest(hi, grain, false, compare);
+        }
         return;
     }
     // Each half owns its guard: if the pool drops a half unrun, the guard
     // still moves that half's elements.
     // SAFETY: the halves' ranges are disjoint parts of ours.
     crate::join(
-        move || unsafe { merge_rest(lo, grain, compare) },
-        move || unsafe { merge_rest(hi, grain, compare) },
+        move || unsafe { merge_rest(lo, grain, false, compare) },
+        move || unsafe { merge_rest(hi, grain, false, compare) },
     );
+}
+
+/// How many elements at the front of the left run go before the right run's
+/// first element, and from where on the right run's elements go after the
+/// left run's last one, as `(i0, j1)`: both by galloping (probing 1, 2, 4, ...
+/// elements in, then a binary search), so a merge of a short run into a long
+/// one (natural runs of a nearly sorted input) costs comparisons for the
+/// short run's span, not the long run's length, while a merge of random runs
+/// pays about two comparisons per end. Indices stay in bounds whatever the
+/// comparator answers.
+///
+/// # Safety
+/// Both runs of `rest` hold `n_left` and `n_right` initialized elements.
+unsafe fn trim<T, F>(
+    rest: &MoveRest<T>,
+    n_left: usize,
+    n_right: usize,
+    compare: &F,
+) -> (usize, usize)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: the caller guarantees both runs are initialized and unshared.
+    let (left, right) = unsafe {
+        (
+            std::slice::from_raw_parts(rest.left, n_left),
+            std::slice::from_raw_parts(rest.right, n_right),
+        )
+    };
+    // Left elements not greater than the right run's first go first (ties keep
+    // the left one first); right elements not less than the left run's last
+    // go last.
+    let i0 = gallop(n_left, |i| !is_less(compare, &right[0], &left[i]));
+    let from_end = gallop(n_right, |k| {
+        !is_less(compare, &right[n_right - 1 - k], &left[n_left - 1])
+    });
+    (i0, n_right - from_end)
+}
+
+/// The length of the prefix of `0..len` on which `holds` is true, `holds`
+/// being true then false (if it is not, some index in `0..=len` comes back):
+/// probes at 0, 1, 3, 7, ..., then a binary search in the last gap, so a
+/// prefix of length `k` costs about `2 log2 k` calls.
+fn gallop(len: usize, holds: impl Fn(usize) -> bool) -> usize {
+    // `holds` is true on `..known`; `probe` runs through 0, 1, 3, 7, ...
+    let (mut known, mut probe, mut step) = (0, 0, 1);
+    let mut bound = len;
+    while probe < len {
+        if !holds(probe) {
+            bound = probe;
+            break;
+        }
+        known = probe + 1;
+        probe += step;
+        step *= 2;
+    }
+    // The prefix ends in `known..=bound`: a binary search there.
+    let (mut a, mut b) = (known, bound);
+    while a < b {
+        let m = a + (b - a) / 2;
+        if holds(m) {
+            a = m + 1;
+        } else {
+            b = m;
+        }
+    }
+    a
 }
 
 /// Picks `(i, j)` such that merging `left[..i]` with `right[..j]`, then
