@@ -44,7 +44,9 @@ fn test_coin(seed: u64) -> impl Fn() -> u64 {
     }
 }
 
+use std::cell::Cell;
 use std::cmp::Ordering;
+use std::time::{Duration, Instant};
 
 pub(crate) use cached_key::cached_key_sort;
 
@@ -78,10 +80,43 @@ where
         return;
     }
     if goes_sequential::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
-        seq_stable_sort(v, compare);
+        if v.len() < FEW_DISTINCT_CHECK_FROM || crate::current_num_threads() < 2 {
+            merge_sort::seq_merge_sort(v, compare);
+            return;
+        }
+        // The sample that looks for few distinct values is timed: with a costly
+        // comparator, a short input is worth sorting in parallel too.
+        let calls = Cell::new(0u32);
+        let counted = |a: &T, b: &T| {
+            calls.set(calls.get() + 1);
+            compare(a, b)
+        };
+        let start = Instant::now();
+        let few = pivot::looks_few_distinct(v, &counted);
+        let per_call = start.elapsed() / calls.get().max(1);
+        if few {
+            stable_quicksort::stable_quicksort(v, compare);
+        } else if per_call * sequential_calls(v.len()) > COSTLY_SEQUENTIAL_COMPARISONS {
+            merge_sort::par_merge_sort(v, compare);
+        } else {
+            merge_sort::seq_merge_sort(v, compare);
+        }
         return;
     }
     merge_sort::par_merge_sort(v, compare);
+}
+
+/// A stable sort shorter than `STABLE_SEQUENTIAL_CUTOFF` goes parallel all the same
+/// when its comparisons alone would take longer than this on one thread: the merge
+/// sort's extra buffer and passes, which keep cheap comparisons sequential up to
+/// there, are small next to that (a comparator of microseconds, a key that
+/// allocates).
+const COSTLY_SEQUENTIAL_COMPARISONS: Duration = Duration::from_millis(8);
+
+/// About how many comparisons a merge sort of `len` elements makes (`len log2 len`).
+fn sequential_calls(len: usize) -> u32 {
+    let log = usize::BITS - len.leading_zeros();
+    u32::try_from(len.saturating_mul(log as usize)).unwrap_or(u32::MAX)
 }
 
 /// Below this length the stable sort does not look for few distinct values:
