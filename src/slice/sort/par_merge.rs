@@ -33,6 +33,31 @@ struct MoveRest<T> {
     dest: *mut T,
 }
 
+impl<T> MoveRest<T> {
+    /// The whole runs `left[..n_left]` and `right[..n_right]`, to be moved to `dest`.
+    ///
+    /// # Safety
+    /// Each run lies within one allocation (the pointer arithmetic stays in bounds).
+    unsafe fn new(
+        left: SendPtr<T>,
+        n_left: usize,
+        right: SendPtr<T>,
+        n_right: usize,
+        dest: SendPtr<T>,
+    ) -> Self {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            MoveRest {
+                left: left.0,
+                left_end: left.0.add(n_left),
+                right: right.0,
+                right_end: right.0.add(n_right),
+                dest: dest.0,
+            }
+        }
+    }
+}
+
 impl<T> Drop for MoveRest<T> {
     fn drop(&mut self) {
         // SAFETY: `left..left_end` and `right..right_end` are initialized, unmoved
@@ -119,15 +144,7 @@ pub(super) unsafe fn par_merge<T, F>(
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     // SAFETY: the caller gives these ranges to this merge alone.
-    let rest = unsafe {
-        MoveRest {
-            left: left.0,
-            left_end: left.0.add(n_left),
-            right: right.0,
-            right_end: right.0.add(n_right),
-            dest: dest.0,
-        }
-    };
+    let rest = unsafe { MoveRest::new(left, n_left, right, n_right, dest) };
     // SAFETY: `rest` describes valid, disjoint ranges (the caller's contract).
     unsafe { merge_rest(rest, grain, false, compare) };
 }
@@ -150,15 +167,7 @@ pub(super) unsafe fn merge_out_of_order<T, F>(
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     // SAFETY: the caller gives these ranges to this merge alone.
-    let rest = unsafe {
-        MoveRest {
-            left: left.0,
-            left_end: left.0.add(n_left),
-            right: right.0,
-            right_end: right.0.add(n_right),
-            dest: dest.0,
-        }
-    };
+    let rest = unsafe { MoveRest::new(left, n_left, right, n_right, dest) };
     // SAFETY: `rest` describes valid, disjoint ranges (the caller's contract).
     unsafe { merge_rest(rest, usize::MAX, true, compare) };
 }
