@@ -87,8 +87,8 @@ impl Pacer {
 
     #[cold]
     fn retime(&mut self) {
-        let now = Instant::now();
-        match self.last.replace(now) {
+        let mut now = Instant::now();
+        match self.last {
             None => self.run = FIRST_RUN,
             Some(t) => {
                 let took = now - t;
@@ -99,7 +99,20 @@ impl Pacer {
                 }
             }
         }
+        if paced_yield() {
+            // Time spent off the core is not the next run's.
+            now = Instant::now();
+        }
+        self.last = Some(now);
     }
+}
+
+/// A paced safe point of a worker of a pool with shares (see
+/// `PoolShares::on_paced_safe_point`): it may let a ready thread run first.
+/// Returns whether it yielded.
+#[inline]
+fn paced_yield() -> bool {
+    WorkerThread::current().is_some_and(|w| w.registry().shares.on_paced_safe_point())
 }
 
 /// Some pool made a share: safe points start checking the per-worker flags.

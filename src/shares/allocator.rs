@@ -141,6 +141,9 @@ pub(crate) struct Allocator {
     ticket_ent: Vec<f64>,
     /// The sum of `ticket_ent` (what the global pass advances against).
     ticket_total: f64,
+    /// The slot with the largest `ticket_ent`, if one is larger than all others
+    /// (kept with them).
+    top: Option<usize>,
     /// The ticket entitlements are out of date (computed lazily, before they are
     /// used): which shares are active, their tickets or the lends changed. A
     /// share's demand moving between two non-zero values leaves them alone.
@@ -248,6 +251,7 @@ impl Allocator {
             ent: Vec::new(),
             ticket_ent: Vec::new(),
             ticket_total: 0.0,
+            top: None,
             dirty: false,
             capped_dirty: false,
             scratch: Scratch::default(),
@@ -336,6 +340,23 @@ impl Allocator {
     /// Whether the pool has any share besides itself (else nothing competes).
     pub(crate) fn has_shares(&self) -> bool {
         !self.tree.node(self.root()).children.is_empty()
+    }
+
+    /// Whether two or more shares (the pool's own jobs among them) want cores now
+    /// or did a moment ago (within the activity memory).
+    pub(crate) fn competing(&self) -> bool {
+        self.tree.active_shares() >= 2
+    }
+
+    /// While two or more shares compete, the one whose tickets are worth more
+    /// cores than any other active share's, if one is. (Brings the ticket
+    /// entitlements up to date: the next decision would, before it charges.)
+    pub(crate) fn top_share(&mut self) -> Option<usize> {
+        if !self.competing() {
+            return None;
+        }
+        self.fresh();
+        self.top
     }
 
     #[cfg(test)]
@@ -461,6 +482,7 @@ impl Allocator {
         }
         std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
         self.ticket_total = self.ticket_ent.iter().sum();
+        self.top = top_slot(&self.ticket_ent);
     }
 
     /// Brings the demand-capped entitlements (`ent`) up to date too.
@@ -1057,6 +1079,15 @@ impl Allocator {
         );
         let kept: u32 = self.slots.iter().map(|s| s.held).sum();
         assert_eq!(kept, self.held, "kept cores out of step");
+        let active = (0..self.tree.slots())
+            .filter_map(|i| self.tree.slot(i))
+            .filter(|n| n.demand > 0 || n.recent)
+            .count();
+        assert_eq!(
+            active as u32,
+            self.tree.active_shares(),
+            "active shares out of step"
+        );
         assert!(self.held <= self.free, "more cores kept than free");
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
@@ -1112,6 +1143,20 @@ const ACTIVITY_MEMORY_QUANTA: u64 = 4;
 /// that a share that used spare cores for a long time is not starved for long.
 fn memory_quanta(quantum_nanos: u64) -> f64 {
     (MEMORY_NANOS / quantum_nanos.max(1) as f64).max(1.0)
+}
+
+/// The index of the largest entitlement, if it is larger than every other.
+fn top_slot(ent: &[f64]) -> Option<usize> {
+    let mut top = None;
+    let mut most = 0.0;
+    for (slot, &e) in ent.iter().enumerate() {
+        if e > most {
+            (top, most) = (Some(slot), e);
+        } else if e == most {
+            top = None;
+        }
+    }
+    top
 }
 
 /// A quarter of a second, in nanoseconds.

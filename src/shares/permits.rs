@@ -83,7 +83,15 @@ pub(crate) struct Permits {
     inner: Mutex<Inner>,
     origin: Instant,
     quantum: Duration,
+    /// The slot of the share that a worker of another share lets go first at its
+    /// paced safe points (see [`Permits::defers_to_other`]), `NO_SLOT` if none; as
+    /// of the last call into the allocator, read without the lock (a hint, so a
+    /// plain std atomic even in loom models).
+    deferred_to: std::sync::atomic::AtomicUsize,
 }
+
+/// No share is deferred to.
+const NO_SLOT: usize = usize::MAX;
 
 impl Permits {
     pub(crate) fn new(config: Config) -> Self {
@@ -97,6 +105,26 @@ impl Permits {
             }),
             origin: Instant::now(),
             quantum: Duration::from_nanos(config.quantum_nanos.max(1)),
+            deferred_to: std::sync::atomic::AtomicUsize::new(NO_SLOT),
+        }
+    }
+
+    /// Whether a worker of `share` should let another thread that is ready run
+    /// first at its paced safe points: two or more shares of the pool compete
+    /// (have demand, or had a moment ago), and another of them is worth more
+    /// cores by its tickets than any other (the foreground against which this
+    /// share is the background).
+    pub(crate) fn defers_to_other(&self, share: ShareId) -> bool {
+        let top = self.deferred_to.load(std::sync::atomic::Ordering::Relaxed);
+        top != NO_SLOT && top != share.index()
+    }
+
+    /// Notes who is deferred to (under the lock, after each call into the allocator).
+    fn note_deferred(&self, inner: &mut Inner) {
+        let top = inner.alloc.top_share().unwrap_or(NO_SLOT);
+        let deferred_to = &self.deferred_to;
+        if deferred_to.load(std::sync::atomic::Ordering::Relaxed) != top {
+            deferred_to.store(top, std::sync::atomic::Ordering::Relaxed);
         }
     }
 
@@ -112,7 +140,10 @@ impl Permits {
 
     /// Runs `f` on the allocator under the lock (share management, stats).
     pub(crate) fn with<R>(&self, f: impl FnOnce(&mut Allocator) -> R) -> R {
-        f(&mut self.lock().alloc)
+        let mut inner = self.lock();
+        let r = f(&mut inner.alloc);
+        self.note_deferred(&mut inner);
+        r
     }
 
     /// The length of a quantum, in nanoseconds.
@@ -200,6 +231,7 @@ impl Permits {
         let mut inner = self.lock();
         inner.refresh();
         let granted = inner.alloc.request(h.id, share, now);
+        self.note_deferred(&mut inner);
         inner.wake(&granted, h.id);
         if !inner.alloc.is_holding(h.id) {
             let flagged = inner.contend(share, now);
@@ -221,6 +253,7 @@ impl Permits {
         let mut inner = self.lock();
         inner.refresh();
         let granted = inner.alloc.release(h.id, now);
+        self.note_deferred(&mut inner);
         inner.wake(&granted, h.id);
         inner.watch_lapse();
     }
@@ -245,6 +278,7 @@ impl Permits {
         h.slot.yield_flag.store(false, Ordering::Relaxed);
         inner.refresh();
         let granted = inner.alloc.yield_core(h.id, now);
+        self.note_deferred(&mut inner);
         inner.wake(&granted, h.id);
         self.wait_for_core(h, inner)
     }
@@ -273,6 +307,7 @@ impl Permits {
             let mut inner = self.lock();
             inner.refresh();
             let done = inner.alloc.anticipate(share, n, now);
+            self.note_deferred(&mut inner);
             inner.wake_all(&done.granted);
             inner.slots_of(&done.flagged)
         };
@@ -281,7 +316,12 @@ impl Permits {
 
     /// Ends a quantum: flags the holders that must give their core back.
     pub(crate) fn tick_at(&self, now: u64) {
-        let flagged = self.lock().tick(now);
+        let flagged = {
+            let mut inner = self.lock();
+            let flagged = inner.tick(now);
+            self.note_deferred(&mut inner);
+            flagged
+        };
         flag_all(flagged);
     }
 
@@ -314,12 +354,14 @@ impl Permits {
             // by a quantum at most instead of stalling the pool.
             if timeout.timed_out() || inner.alloc.next_lapse().is_some_and(|l| l <= now) {
                 let granted = inner.alloc.lapse(now);
+                self.note_deferred(&mut inner);
                 inner.wake(&granted, h.id);
             }
             let quantum_over =
                 now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64;
             if timeout.timed_out() && quantum_over && !inner.alloc.is_holding(h.id) {
                 let flagged = inner.tick(now);
+                self.note_deferred(&mut inner);
                 drop(inner);
                 flag_all(flagged);
                 inner = self.lock();

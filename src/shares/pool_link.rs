@@ -147,6 +147,28 @@ impl PoolShares {
         Some(Lend::new(&from.permits, from.id, to.id))
     }
 
+    /// A worker of this pool passed a paced safe point (an iterator leaf's, about
+    /// every 100 µs) holding a core. While its share competes with one worth more
+    /// cores by its tickets (see `Permits::defers_to_other`), it lets the OS run
+    /// another thread that is ready on this core first (a `sched_yield`, about a
+    /// microsecond): the thread of a caller of that share that just woke up, or a
+    /// woken worker about to ask for a core. Without it, a kernel that does not
+    /// preempt a running thread for a waking one (a server kernel: no wake-up
+    /// preemption while the running thread's time slice lasts, and slices end at
+    /// a timer tick, 4 ms at 250 Hz) left that thread waiting up to several
+    /// milliseconds behind the holders, whatever the tickets said. With nothing
+    /// else ready, the yield returns at once. Returns whether it yielded.
+    pub(crate) fn on_paced_safe_point(&self) -> bool {
+        let defers = self
+            .member
+            .get()
+            .is_some_and(|m| m.permits.defers_to_other(m.id));
+        if defers {
+            std::thread::yield_now();
+        }
+        defers
+    }
+
     /// Worker `index`'s preemption flag was up: take a core if it has none, give
     /// it back if the allocator asked. Blocks until the worker may run.
     #[cold]

@@ -51,6 +51,9 @@ pub(crate) struct ShareTree {
     generations: Vec<u32>,
     free: Vec<u32>,
     shutting_down: bool,
+    /// Shares (the root included) whose own jobs want cores now or did a moment
+    /// ago: those with demand or `recent`.
+    active: u32,
 }
 
 impl ShareTree {
@@ -63,6 +66,7 @@ impl ShareTree {
             generations: vec![0],
             free: Vec::new(),
             shutting_down: false,
+            active: 0,
         }
     }
 
@@ -195,6 +199,10 @@ impl ShareTree {
                 return;
             }
             let (parent, tickets) = (n.parent.expect("root never retires"), n.tickets);
+            if n.recent {
+                // It has no demand, but a moment ago it had: it stops counting.
+                self.active -= 1;
+            }
             self.nodes[index as usize] = None;
             self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
             self.free.push(index);
@@ -210,10 +218,13 @@ impl ShareTree {
     /// removed because a retiring share's last worker left.
     pub(crate) fn add_demand(&mut self, id: ShareId, delta: i32) -> Vec<usize> {
         let n = self.node_mut(id);
+        let was = n.is_active();
         n.demand = n
             .demand
             .checked_add_signed(delta)
             .expect("demand underflow");
+        let is = n.is_active();
+        self.note_active(was, is);
         let mut removed = Vec::new();
         self.reap(id.index, &mut removed);
         removed
@@ -221,7 +232,25 @@ impl ShareTree {
 
     /// Marks `id` as recently active (or not): see [`Node::recent`].
     pub(crate) fn set_recent(&mut self, id: ShareId, recent: bool) {
-        self.node_mut(id).recent = recent;
+        let n = self.node_mut(id);
+        let was = n.is_active();
+        n.recent = recent;
+        let is = n.is_active();
+        self.note_active(was, is);
+    }
+
+    /// How many shares (the root among them) have demand or are `recent`: two or
+    /// more compete for the cores.
+    pub(crate) fn active_shares(&self) -> u32 {
+        self.active
+    }
+
+    fn note_active(&mut self, was: bool, is: bool) {
+        match (was, is) {
+            (false, true) => self.active += 1,
+            (true, false) => self.active -= 1,
+            _ => {}
+        }
     }
 
     /// `from` lends its tickets to `to` (a thread of `from` waits on `to`).
@@ -260,5 +289,9 @@ impl Node {
             borrowed: 0,
             retiring: false,
         }
+    }
+
+    fn is_active(&self) -> bool {
+        self.demand > 0 || self.recent
     }
 }

@@ -160,3 +160,38 @@ fn a_woken_worker_is_charged_from_when_it_runs_not_from_its_grant() {
     alloc.check();
     assert_eq!(alloc.stats(s).core_nanos, 100 + 400);
 }
+
+/// Workers of a share defer to a more entitled share's threads at their paced
+/// safe points only while both compete: never alone, never the top share itself,
+/// and nobody between two shares of equal tickets.
+#[test]
+fn workers_defer_only_to_a_competing_share_worth_more() {
+    let permits = Permits::new(Config::new(2));
+    let fg = permits.add_share(permits.root(), 900).unwrap();
+    let bg = permits.add_share(permits.root(), 100).unwrap();
+    let even = permits.add_share(permits.root(), 100).unwrap();
+    let (f, b, e) = (
+        permits.register_worker(),
+        permits.register_worker(),
+        permits.register_worker(),
+    );
+    permits.acquire_at(&b, bg, 0);
+    assert!(!permits.defers_to_other(bg), "alone");
+    permits.acquire_at(&f, fg, 1_000);
+    assert!(
+        permits.defers_to_other(bg),
+        "the background, while both run"
+    );
+    assert!(!permits.defers_to_other(fg), "the foreground itself");
+    // The foreground's call ends: it still counts a moment (its next call is
+    // likely near), and once that is over the background is alone again.
+    permits.release_at(&f, 2_000);
+    assert!(permits.defers_to_other(bg), "between two calls");
+    permits.release_at(&b, 100_000_000);
+    permits.acquire_at(&b, bg, 100_000_000);
+    assert!(!permits.defers_to_other(bg), "alone again");
+    // Two shares of equal tickets: neither defers to the other.
+    permits.acquire_at(&e, even, 100_001_000);
+    assert!(!permits.defers_to_other(bg) && !permits.defers_to_other(even));
+    permits.check();
+}

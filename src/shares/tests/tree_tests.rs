@@ -82,3 +82,40 @@ fn borrower_stays_while_lent_to() {
     want.sort();
     assert_eq!(removed, want);
 }
+
+#[test]
+fn active_shares_count_demand_and_recent_activity() {
+    let mut t = ShareTree::new(100);
+    let root = t.root();
+    let a = t.add(root, 1).unwrap();
+    let b = t.add(a, 1).unwrap();
+    assert_eq!(t.active_shares(), 0);
+    t.add_demand(a, 1);
+    t.add_demand(a, 1);
+    assert_eq!(t.active_shares(), 1, "two workers of one share");
+    t.add_demand(b, 1);
+    t.add_demand(root, 1);
+    assert_eq!(
+        t.active_shares(),
+        3,
+        "a child share and the pool's own jobs"
+    );
+    // The last worker of `b` leaves; `b` stays active while it is recent.
+    t.add_demand(b, -1);
+    assert_eq!(t.active_shares(), 2);
+    t.set_recent(b, true);
+    assert_eq!(t.active_shares(), 3);
+    t.set_recent(b, true);
+    assert_eq!(t.active_shares(), 3, "marking twice counts once");
+    // A recent share that is retired leaves the count as it leaves the tree.
+    t.retire(b);
+    assert!(!t.contains(b));
+    assert_eq!(t.active_shares(), 2);
+    // Recent with demand counts once; demand gone, recent cleared: not at all.
+    t.set_recent(a, true);
+    assert_eq!(t.active_shares(), 2);
+    t.add_demand(a, -2);
+    t.set_recent(a, false);
+    t.add_demand(root, -1);
+    assert_eq!(t.active_shares(), 0);
+}

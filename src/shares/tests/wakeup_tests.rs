@@ -220,3 +220,27 @@ fn a_claim_past_its_time_does_not_hold_back_the_next_one() {
         alloc.check();
     }
 }
+
+/// The workers' paced safe points let a ready thread run first while two or more
+/// shares compete (see `PoolShares::on_paced_safe_point`): `competing` holds from a
+/// second share's first request until its activity memory is over, and never for a
+/// share alone.
+#[test]
+fn shares_compete_while_two_are_active_or_recent() {
+    for policy in POLICIES {
+        let (mut alloc, [fg, _], w) = background_running(policy);
+        assert!(!alloc.competing(), "{policy:?}: the background alone");
+        let t = 10 * MS;
+        fg_arrives(&mut alloc, fg, w[0], t);
+        assert!(alloc.competing(), "{policy:?}: a query arrived");
+        assert_eq!(alloc.top_share(), Some(fg.index()), "{policy:?}");
+        alloc.release(w[0], t + 550 * US);
+        alloc.lapse(t + MS);
+        assert!(alloc.competing(), "{policy:?}: between two queries");
+        // No query for longer than the activity memory (4 quanta): the next call
+        // into the allocator forgets it.
+        alloc.tick(t + 20 * MS);
+        assert!(!alloc.competing(), "{policy:?}: the queries stopped");
+        alloc.check();
+    }
+}
