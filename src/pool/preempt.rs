@@ -112,7 +112,7 @@ impl Pacer {
 /// Returns whether it yielded.
 #[inline]
 fn paced_yield() -> bool {
-    WorkerThread::current().is_some_and(|w| w.registry().shares.on_paced_safe_point())
+    WorkerThread::current().is_some_and(|w| w.registry().shares.on_paced_safe_point(w.index()))
 }
 
 /// Some pool made a share: safe points start checking the per-worker flags.

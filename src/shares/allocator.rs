@@ -641,6 +641,16 @@ impl Allocator {
     pub(crate) fn release(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
         self.expire(now);
         self.lapse_holds(now);
+        if let Worker::Waiting { slot } = self.workers[w.index()] {
+            // Its core was given up for it while its thread was off the processor
+            // (see `Permits`' `give_up_for_off_core`), and it ran out of work before
+            // its safe point: it leaves the queue instead.
+            self.slots[slot].waiting.retain(|&x| x != w);
+            self.nwait[slot] -= 1;
+            self.workers[w.index()] = Worker::Idle;
+            let share = self.tree.id_at(slot).expect("a waiter's share is live");
+            return self.leave(share, slot, now);
+        }
         let slot = self.give_back(w, now);
         let share = self.tree.id_at(slot).expect("a holder's share is live");
         let last = self.tree.node(share).demand == 1;
@@ -657,6 +667,12 @@ impl Allocator {
         } else {
             self.hold_for(slot, now, self.hold_nanos);
         }
+        self.leave(share, slot, now)
+    }
+
+    /// A worker of `share` (in `slot`) wants no core any more: its demand goes.
+    /// Returns the workers granted a core.
+    fn leave(&mut self, share: ShareId, slot: usize, now: u64) -> Vec<WorkerId> {
         let removed = self.tree.add_demand(share, -1);
         let last = removed.is_empty() && self.tree.node(share).demand == 0;
         if !removed.is_empty() || last {
@@ -681,6 +697,11 @@ impl Allocator {
     /// core goes to whom the policy picks (maybe `w` itself). Returns the workers
     /// granted.
     pub(crate) fn yield_core(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
+        if matches!(self.workers[w.index()], Worker::Waiting { .. }) {
+            // Its core was given up for it while its thread was off the processor
+            // (see `Permits`' `give_up_for_off_core`): it waits in the queue already.
+            return Vec::new();
+        }
         let Worker::Holding { slot, .. } = self.workers[w.index()] else {
             panic!("prorata: yield by a worker without a core");
         };

@@ -35,6 +35,9 @@ pub(crate) type OnFlag = Box<dyn Fn() + Send + Sync>;
 struct WorkerSlot {
     /// Set by the allocator when this worker's share is over its allocation.
     yield_flag: AtomicBool,
+    /// The processor its thread ran on when it last took a core or passed a paced
+    /// safe point holding one (-1: unknown). A hint, so a plain std atomic.
+    cpu: std::sync::atomic::AtomicI32,
     wake: Condvar,
     on_flag: Option<OnFlag>,
 }
@@ -61,6 +64,41 @@ impl WorkerHandle {
     #[inline]
     pub(crate) fn should_yield(&self) -> bool {
         self.slot.yield_flag.load(Ordering::Relaxed)
+    }
+
+    /// Sets the processor last noted for this worker (for tests).
+    #[cfg(test)]
+    pub(crate) fn set_cpu(&self, cpu: i32) {
+        self.slot
+            .cpu
+            .store(cpu, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the allocator wants this worker's core back (for tests).
+    #[cfg(test)]
+    pub(crate) fn flagged(&self) -> bool {
+        self.should_yield()
+    }
+
+    /// Notes the processor this worker's thread runs on now (it holds a core).
+    pub(crate) fn note_cpu(&self) {
+        self.slot
+            .cpu
+            .store(current_cpu(), std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The processor the calling thread runs on, -1 if unknown.
+fn current_cpu() -> i32 {
+    #[cfg(all(target_os = "linux", not(loom)))]
+    {
+        // SAFETY: `sched_getcpu` takes no arguments and only reads the calling
+        // thread's state.
+        unsafe { libc::sched_getcpu() }
+    }
+    #[cfg(not(all(target_os = "linux", not(loom))))]
+    {
+        -1
     }
 }
 
@@ -195,6 +233,7 @@ impl Permits {
         let id = inner.alloc.add_worker();
         let slot = Arc::new(WorkerSlot {
             yield_flag: AtomicBool::new(false),
+            cpu: std::sync::atomic::AtomicI32::new(-1),
             wake: Condvar::new(),
             on_flag,
         });
@@ -289,6 +328,7 @@ impl Permits {
     /// Charged from the grant, a share that is woken often (a low-ticket one)
     /// paid for those gaps and completed fewer items than its fraction.
     fn start_clock(&self, h: &WorkerHandle, mut inner: MutexGuard<'_, Inner>) {
+        h.note_cpu();
         let now = self.now();
         // The worker's thread may differ from the last time (threads retire).
         let clock = ThreadClock::current();
@@ -307,8 +347,10 @@ impl Permits {
             let mut inner = self.lock();
             inner.refresh();
             let done = inner.alloc.anticipate(share, n, now);
+            let off_core = inner.give_up_for_off_core(&done.flagged, now);
             self.note_deferred(&mut inner);
             inner.wake_all(&done.granted);
+            inner.wake_all(&off_core);
             inner.slots_of(&done.flagged)
         };
         flag_all(flagged);
@@ -370,6 +412,12 @@ impl Permits {
         inner
     }
 
+    /// Whether `h` holds a core (for tests).
+    #[cfg(test)]
+    pub(crate) fn holds(&self, h: &WorkerHandle) -> bool {
+        self.lock().alloc.is_holding(h.id)
+    }
+
     #[cfg(test)]
     pub(crate) fn check(&self) {
         self.lock().alloc.check();
@@ -392,6 +440,8 @@ impl Inner {
     fn contend(&mut self, share: ShareId, now: u64) -> Vec<Arc<WorkerSlot>> {
         self.refresh();
         let flagged = self.alloc.contend(share, now);
+        let off_core = self.give_up_for_off_core(&flagged, now);
+        self.wake_all(&off_core);
         self.slots_of(&flagged)
     }
 
@@ -417,6 +467,39 @@ impl Inner {
                 slot.wake.notify_one();
             }
         }
+    }
+
+    /// Holders just asked for their core (`flagged`) whose thread cannot be running:
+    /// another holder's thread took their processor (both last noted on the same
+    /// one: the OS woke a worker of the share due the core where this holder ran,
+    /// and this holder waits for the processor, so it cannot reach its safe point,
+    /// while the core the policy freed elsewhere idles). Each gives its core up
+    /// now, as at its safe point; its thread queues for a core again when it gets
+    /// there, or leaves the queue if it runs out of work first. Returns the
+    /// workers granted.
+    fn give_up_for_off_core(&mut self, flagged: &[WorkerId], now: u64) -> Vec<WorkerId> {
+        let cpu = |w: WorkerId| {
+            self.slots[w.index()]
+                .as_ref()
+                .map_or(-1, |s| s.cpu.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        let off_core: Vec<WorkerId> = flagged
+            .iter()
+            .copied()
+            .filter(|&f| {
+                let c = cpu(f);
+                c >= 0
+                    && self
+                        .alloc
+                        .holders()
+                        .any(|h| h != f && !self.alloc.is_flagged(h) && cpu(h) == c)
+            })
+            .collect();
+        let mut granted = Vec::new();
+        for w in off_core {
+            granted.extend(self.alloc.yield_core(w, now));
+        }
+        granted
     }
 
     fn slots_of(&self, workers: &[WorkerId]) -> Vec<Arc<WorkerSlot>> {

@@ -157,12 +157,18 @@ impl PoolShares {
     /// preemption while the running thread's time slice lasts, and slices end at
     /// a timer tick, 4 ms at 250 Hz) left that thread waiting up to several
     /// milliseconds behind the holders, whatever the tickets said. With nothing
-    /// else ready, the yield returns at once. Returns whether it yielded.
-    pub(crate) fn on_paced_safe_point(&self) -> bool {
-        let defers = self
-            .member
-            .get()
-            .is_some_and(|m| m.permits.defers_to_other(m.id));
+    /// else ready, the yield returns at once. Notes the processor it runs on too.
+    /// Returns whether it yielded.
+    pub(crate) fn on_paced_safe_point(&self, index: usize) -> bool {
+        let Some(m) = self.member.get() else {
+            return false;
+        };
+        if let Some(h) = m.handles.get(index) {
+            // Where it runs now, for a waiter to tell whether it can (see
+            // `Permits`' `give_up_for_off_core`).
+            h.note_cpu();
+        }
+        let defers = m.permits.defers_to_other(m.id);
         if defers {
             std::thread::yield_now();
         }

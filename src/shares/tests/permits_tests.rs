@@ -195,3 +195,85 @@ fn workers_defer_only_to_a_competing_share_worth_more() {
     assert!(!permits.defers_to_other(bg) && !permits.defers_to_other(even));
     permits.check();
 }
+
+/// Two cores, a background share of 100 tickets holding both, a foreground one of
+/// 900: the background's `b0` gives its core to the foreground's `f0`, whose thread
+/// the OS runs on the processor where `b1` ran (the two last noted on the same
+/// one). Returns `(permits, [f0, f1, b0, b1], fg, bg)`.
+fn foreground_on_a_holders_processor() -> (
+    Arc<Permits>,
+    [crate::shares::permits::WorkerHandle; 4],
+    crate::shares::tree::ShareId,
+    crate::shares::tree::ShareId,
+) {
+    let permits = Arc::new(Permits::new(Config::new(2)));
+    let fg = permits.add_share(permits.root(), 900).unwrap();
+    let bg = permits.add_share(permits.root(), 100).unwrap();
+    let w: [_; 4] = std::array::from_fn(|_| permits.register_worker());
+    permits.acquire_at(&w[2], bg, 0);
+    permits.acquire_at(&w[3], bg, 0);
+    permits.release_at(&w[2], 1_000);
+    permits.acquire_at(&w[0], fg, 2_000);
+    w[0].set_cpu(1);
+    w[3].set_cpu(1);
+    (permits, w, fg, bg)
+}
+
+/// A holder asked for its core whose processor another holder's thread runs on
+/// cannot reach its safe point: it gives the core up at once, and the woken worker
+/// of the share due the core gets it without waiting for that safe point. The
+/// holder's thread then waits for a core at its safe point like any other.
+#[test]
+fn a_holder_whose_processor_another_holder_took_gives_its_core_at_once() {
+    let (permits, w, fg, bg) = foreground_on_a_holders_processor();
+    // f0 publishes work and wakes f1: b1 is asked for its core.
+    permits.anticipate(fg, 1);
+    assert!(w[3].flagged(), "the background's holder is asked");
+    assert!(!permits.holds(&w[3]), "b1 gave its core up");
+    // f1 runs and asks: the core b1 could not give yet is its.
+    permits.acquire_at(&w[1], fg, 5_000);
+    assert!(permits.holds(&w[1]));
+    permits.check();
+    // b1's thread gets the processor back and reaches its safe point: it waits
+    // for a core until the foreground's workers are done.
+    let b1 = std::thread::scope(|s| {
+        let t = s.spawn(|| permits.yield_at(&w[3], 6_000));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(!t.is_finished(), "b1 waits while the foreground holds both");
+        permits.release_at(&w[0], 7_000);
+        permits.release_at(&w[1], 7_000);
+        t.join()
+    });
+    b1.unwrap();
+    assert!(permits.holds(&w[3]));
+    permits.release_at(&w[3], 8_000);
+    permits.check();
+    let _ = bg;
+}
+
+/// The same, but b1's thread runs out of work before its next safe point: it
+/// leaves the queue it was put in, and nothing is left holding or waiting.
+#[test]
+fn a_holder_whose_core_was_given_up_may_run_out_of_work_first() {
+    let (permits, w, fg, _) = foreground_on_a_holders_processor();
+    permits.anticipate(fg, 1);
+    assert!(!permits.holds(&w[3]));
+    permits.release_at(&w[3], 6_000);
+    permits.check();
+    permits.acquire_at(&w[1], fg, 7_000);
+    assert!(permits.holds(&w[1]));
+    permits.release_at(&w[0], 8_000);
+    permits.release_at(&w[1], 8_000);
+    permits.check();
+}
+
+/// Holders on different processors are left to reach their safe points.
+#[test]
+fn holders_on_their_own_processors_keep_their_cores_until_their_safe_points() {
+    let (permits, w, fg, _) = foreground_on_a_holders_processor();
+    w[3].set_cpu(0);
+    permits.anticipate(fg, 1);
+    assert!(w[3].flagged() && permits.holds(&w[3]));
+    permits.yield_at(&w[3], 6_000);
+    permits.check();
+}
