@@ -146,6 +146,33 @@ fn walk_tree_orders_match_sequential_walks() {
 }
 
 #[test]
+fn walk_tree_orders_match_sequential_walks_with_uneven_fanout() {
+    // Node `k` has `k % 4` children, `4k + 1 ..`, below `n`: leaves and fanouts of
+    // one to three mixed through the tree.
+    fn kids(n: u64) -> impl Fn(&u64) -> Vec<u64> + Send + Sync {
+        move |&k| (4 * k + 1..=4 * k + k % 4).filter(|&c| c < n).collect()
+    }
+    fn seq(k: u64, n: u64, pre: &mut Vec<u64>, post: &mut Vec<u64>) {
+        pre.push(k);
+        for c in kids(n)(&k) {
+            seq(c, n, pre, post);
+        }
+        post.push(k);
+    }
+    for pool in pools() {
+        for n in [1u64, 3, 8, 100, 100_000] {
+            // The root 3 has three children; 0 would have none.
+            let (mut pre, mut post) = (Vec::new(), Vec::new());
+            seq(3, n, &mut pre, &mut post);
+            let got = pool.install(|| to_vec(iter::walk_tree_prefix(3, kids(n))));
+            assert_eq!(got, pre);
+            let got = pool.install(|| to_vec(iter::walk_tree_postfix(3, kids(n))));
+            assert_eq!(got, post);
+        }
+    }
+}
+
+#[test]
 fn walk_tree_on_a_chain() {
     let chain = |&k: &u32| if k < 5000 { vec![k + 1] } else { vec![] };
     assert_eq!(

@@ -114,16 +114,115 @@ impl<'ch, P: Pattern> UnindexedProducer for SplitProducer<'ch, '_, P> {
         (left, Some(right))
     }
 
-    fn fold_with<F: Folder<Self::Item>>(self, folder: F) -> F {
-        let piece = self.piece;
-        with_std_pattern!(self.pattern, |pat| match self.mode {
-            Mode::Terminator if self.last => folder.consume_iter(piece.split_terminator(pat)),
-            Mode::Exclusive | Mode::Terminator => folder.consume_iter(piece.split(pat)),
-            Mode::Inclusive => folder.consume_iter(piece.split_inclusive(pat)),
-            Mode::Lines => folder.consume_iter(piece.lines()),
-            Mode::Whitespace => folder.consume_iter(piece.split_whitespace()),
-            Mode::AsciiWhitespace => folder.consume_iter(piece.split_ascii_whitespace()),
+    fn fold_with<F: Folder<Self::Item>>(self, mut folder: F) -> F {
+        // In runs of a couple of thousand bytes, each cut at a match like `split` cuts
+        // and handed on whole with a bound on its item count: the pool's safe points
+        // come between runs, not between items, and std's loop runs uncounted.
+        let mut rest = self.piece;
+        loop {
+            let cut = if rest.len() > RUN_BYTES {
+                self.run_cut(rest)
+            } else {
+                None
+            };
+            let Some((left_end, right_start)) = cut else {
+                let last = self.last;
+                return self.fold_run(rest, last, folder);
+            };
+            folder = self.fold_run(&rest[..left_end], false, folder);
+            if folder.full() {
+                return folder;
+            }
+            rest = &rest[right_start..];
+        }
+    }
+}
+
+/// Bytes in one run of a split's leaf, before the match that ends it. A run of `n`
+/// bytes splits into at most `n + 1` pieces, so two runs fit the pool's plain run of
+/// 4096 items.
+const RUN_BYTES: usize = 2000;
+
+impl<'ch, P: Pattern> SplitProducer<'ch, '_, P> {
+    /// Where the first run of `s` ends: the first match after `RUN_BYTES`, as the
+    /// end of the left run and the start of the rest (the match goes to the left run
+    /// when the mode keeps it); `None` when there is none.
+    fn run_cut(&self, s: &str) -> Option<(usize, usize)> {
+        let from = (RUN_BYTES..s.len()).find(|&i| s.is_char_boundary(i))?;
+        let start = with_std_pattern!(self.pattern, |pat| from + s[from..].find(pat)?);
+        let end = start + s[start..].chars().next()?.len_utf8();
+        Some(if self.mode.keeps_match() {
+            (end, end)
+        } else {
+            (start, end)
         })
+    }
+
+    /// Feeds the items of one run to `folder`; `last` when the run ends the string.
+    #[inline]
+    fn fold_run<F: Folder<&'ch str>>(&self, run: &'ch str, last: bool, folder: F) -> F {
+        // Each arm its own closure type, so that each std search loop has one caller
+        // and is inlined into it.
+        match self.mode {
+            Mode::Terminator if last => {
+                with_std_pattern!(self.pattern, |pat| folder
+                    .consume_iter(Bounded::new(run, run.split_terminator(pat))))
+            }
+            Mode::Exclusive | Mode::Terminator => {
+                with_std_pattern!(self.pattern, |pat| folder
+                    .consume_iter(Bounded::new(run, run.split(pat))))
+            }
+            Mode::Inclusive => {
+                with_std_pattern!(self.pattern, |pat| folder
+                    .consume_iter(Bounded::new(run, run.split_inclusive(pat))))
+            }
+            Mode::Lines => folder.consume_iter(Bounded::new(run, run.lines())),
+            // std's own definition of `split_whitespace`, which searches faster than
+            // its `SplitWhitespace` does.
+            Mode::Whitespace => folder.consume_iter(Bounded::new(
+                run,
+                run.split(char::is_whitespace).filter(|w| !w.is_empty()),
+            )),
+            Mode::AsciiWhitespace => {
+                folder.consume_iter(Bounded::new(run, run.split_ascii_whitespace()))
+            }
+        }
+    }
+}
+
+/// A split of one run, with the bound on its length that std's iterators do not
+/// give: a string of `n` bytes splits into at most `n + 1` pieces.
+struct Bounded<I> {
+    iter: I,
+    most: usize,
+}
+
+impl<'ch, I: Iterator<Item = &'ch str>> Bounded<I> {
+    #[inline]
+    fn new(run: &'ch str, iter: I) -> Self {
+        Bounded {
+            iter,
+            most: run.len() + 1,
+        }
+    }
+}
+
+impl<'ch, I: Iterator<Item = &'ch str>> Iterator for Bounded<I> {
+    type Item = &'ch str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'ch str> {
+        self.iter.next()
+    }
+
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, Some(self.most))
+    }
+
+    #[inline]
+    fn fold<B, G: FnMut(B, &'ch str) -> B>(self, init: B, g: G) -> B {
+        self.iter.fold(init, g)
     }
 }
 
@@ -273,6 +372,79 @@ mod tests {
         };
         split_fully(producer, &mut got);
         got
+    }
+
+    struct Push<'ch>(Vec<&'ch str>);
+
+    impl<'ch> Folder<&'ch str> for Push<'ch> {
+        type Result = Vec<&'ch str>;
+        fn consume(mut self, item: &'ch str) -> Self {
+            self.0.push(item);
+            self
+        }
+        fn complete(self) -> Vec<&'ch str> {
+            self.0
+        }
+        fn full(&self) -> bool {
+            false
+        }
+    }
+
+    /// Folds `s` whole, as one leaf: in runs when it is long.
+    fn fold_whole<'ch>(s: &'ch str, mode: Mode, pattern: &impl Pattern) -> Vec<&'ch str> {
+        let producer = SplitProducer {
+            piece: s,
+            pattern,
+            mode,
+            last: true,
+            clean: false,
+        };
+        producer.fold_with(Push(Vec::new())).complete()
+    }
+
+    #[test]
+    fn long_leaves_folded_in_runs_match_std() {
+        let alphabet = [
+            "a", ",", "é", "\n", "\r\n", " ", "𝄞", "\u{3000}", "\u{b}", "bc",
+        ];
+        let mut texts = vec![
+            String::new(),
+            " ".repeat(5000),
+            "\u{3000}\u{85}\u{a0}\t".repeat(1500),
+            ",".repeat(4500),
+            "\n".repeat(4500),
+            format!("{},", "a".repeat(RUN_BYTES)),
+            format!("{}\n", "a".repeat(RUN_BYTES - 1)),
+            format!(",{},{}", "é".repeat(3000), "x".repeat(9000)),
+        ];
+        for n in 0..40usize {
+            let len = 1900 + n * 211;
+            let text: String = (0..len)
+                .map(|i| alphabet[(i * i + n * 7 + i / 97) % 10])
+                .collect();
+            texts.push(text);
+        }
+        for s in &texts {
+            let s = s.as_str();
+            let comma = ',';
+            let char_set = [',', '\u{3000}'];
+            let split: Vec<_> = s.split(',').collect();
+            assert_eq!(fold_whole(s, Mode::Exclusive, &comma), split);
+            let split: Vec<_> = s.split(&char_set[..]).collect();
+            assert_eq!(fold_whole(s, Mode::Exclusive, &&char_set[..]), split);
+            let inclusive: Vec<_> = s.split_inclusive(',').collect();
+            assert_eq!(fold_whole(s, Mode::Inclusive, &comma), inclusive);
+            let terminated: Vec<_> = s.split_terminator(',').collect();
+            assert_eq!(fold_whole(s, Mode::Terminator, &comma), terminated);
+            let words: Vec<_> = s.split_whitespace().collect();
+            assert_eq!(fold_whole(s, Mode::Whitespace, &char::is_whitespace), words);
+            let ascii_words: Vec<_> = s.split_ascii_whitespace().collect();
+            let is_space = |c: char| c.is_ascii_whitespace();
+            assert_eq!(fold_whole(s, Mode::AsciiWhitespace, &is_space), ascii_words);
+            let lines: Vec<_> = s.lines().collect();
+            assert_eq!(fold_whole(s, Mode::Lines, &'\n'), lines);
+            assert_eq!(split_all(s, Mode::Whitespace, &char::is_whitespace), words);
+        }
     }
 
     #[test]

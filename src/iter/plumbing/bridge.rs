@@ -254,6 +254,15 @@ impl<T, F: Folder<T>> Folder<T> for SafePointFolder<'_, F> {
         // item (sources that cut their leaves into runs of their own, like the string
         // ones, keep their fast paths: a vectorised count of bytes, say).
         if let (_, Some(most)) = iter.size_hint() {
+            let room = self.pace.run().saturating_sub(self.pace.count.get());
+            if most > room && most <= self.pace.run() {
+                // It would fit a whole run: the safe point a little early, rather
+                // than counting each of its items.
+                self.pace.passed();
+                if self.inner.full() {
+                    return self;
+                }
+            }
             if most <= self.pace.run().saturating_sub(self.pace.count.get()) {
                 self.inner = self.inner.consume_iter(iter);
                 self.pace.add(most);
