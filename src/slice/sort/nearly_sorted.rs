@@ -75,7 +75,7 @@ pub(super) enum Finish {
     /// The piece is sorted now.
     Sorted,
     /// The piece looked sorted (or reversed, and is reversed now) but is not:
-    /// it is worth a partition that keeps its order ([`super::partition::partition_ordered`]).
+    /// it is worth a partition that keeps its order ([`super::partition::partition_around`]).
     NearlySorted,
     /// The sample was in no order.
     Unordered,
