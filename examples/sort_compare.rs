@@ -314,6 +314,13 @@ fn hard_rows(pools: &Pools, len: usize) {
         );
         hard_cell(
             pools,
+            &format!("{name} unstable (counted)"),
+            input,
+            &|v| R::par_sort_unstable_by(v.as_mut_slice(), counted),
+            &|v| P::par_sort_unstable_by(v.as_mut_slice(), counted),
+        );
+        hard_cell(
+            pools,
             &format!("{name} stable (counted)"),
             input,
             &|v| R::par_sort_by(v.as_mut_slice(), counted),

@@ -5,8 +5,8 @@ use rand::{RngExt, SeedableRng};
 
 /// Lengths around every cutoff of the sorts (std below 4096, leaves of 2048).
 pub const LENGTHS: &[usize] = &[
-    0, 1, 2, 3, 7, 64, 100, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8191, 8193, 20_000, 100_000,
-    150_000, 300_000,
+    0, 1, 2, 3, 7, 64, 100, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8191, 8193, 20_000, 40_000,
+    100_000, 150_000, 300_000,
 ];
 
 /// Makes an input of a given length from a seed.
@@ -39,6 +39,21 @@ pub fn shapes() -> Vec<(&'static str, Generator)> {
             }
             v
         }),
+        // Runs of three equal values: a non-strictly descending input must
+        // not be reversed as a whole by a stable sort.
+        ("ascending-with-ties", |n, _| {
+            (0..n as u32).map(|x| x / 3).collect()
+        }),
+        ("descending-with-ties", |n, _| {
+            (0..n as u32).rev().map(|x| x / 3).collect()
+        }),
+        // About the square root of the length of random swaps.
+        ("nearly-ascending", |n, s| {
+            with_swaps((0..n as u32).collect(), s)
+        }),
+        ("nearly-descending", |n, s| {
+            with_swaps((0..n as u32).rev().collect(), s)
+        }),
         ("reversed-but-last", |n, _| {
             let mut v: Vec<u32> = (0..n as u32).rev().collect();
             if let Some(last) = v.last_mut() {
@@ -50,6 +65,16 @@ pub fn shapes() -> Vec<(&'static str, Generator)> {
             (0..n).map(|i| i.min(n - i) as u32).collect()
         }),
     ]
+}
+
+/// `v` with about the square root of its length of random pairs swapped.
+fn with_swaps(mut v: Vec<u32>, seed: u64) -> Vec<u32> {
+    let n = v.len();
+    let mut r = rng(seed);
+    for _ in 0..(n as f64).sqrt() as usize {
+        v.swap(r.random_range(0..n), r.random_range(0..n));
+    }
+    v
 }
 
 /// A seeded generator.

@@ -18,6 +18,7 @@ mod cached_key;
 mod fork;
 mod insertion;
 mod merge_sort;
+mod nearly_sorted;
 mod par_merge;
 mod par_partition;
 mod partition;

@@ -42,6 +42,26 @@ where
     }
 }
 
+/// Partitions `v` around its element at `pivot` for a piece that looks
+/// nearly sorted, keeping both sides nearly sorted: the pivot is rotated to
+/// the front (the elements before it shift up one place, in order), the rest
+/// is partitioned by Hoare's scheme, which only swaps the pairs found on the
+/// wrong sides (with predictable branches here), and the pivot is rotated back
+/// between the sides. A Lomuto pass would carry elements of the right side
+/// along, and parking the pivot by a swap would put an element out of place,
+/// both scattering what partitions below could skip. Returns the pivot's new
+/// index: the elements before it are those `less` than it.
+pub(super) fn partition_around<T, L>(v: &mut [T], pivot: usize, less: L) -> usize
+where
+    L: Fn(&T, &T) -> bool,
+{
+    v[..=pivot].rotate_right(1);
+    let (p, rest) = v.split_first_mut().expect("the pivot is in `v`");
+    let n_less = hoare(rest, |x| less(x, p));
+    v[..=n_less].rotate_left(1);
+    n_less
+}
+
 /// Branch-free Lomuto by swaps: every element is swapped with the first one
 /// that did not go left, and the boundary advances by the predicate's answer.
 fn swapping_lomuto<T, P>(v: &mut [T], mut goes_left: P) -> usize

@@ -6,7 +6,8 @@
 //! handled as in pdqsort: the right side remembers its pivot (its "ancestor",
 //! a lower bound of all its elements); when a new pivot is not greater than
 //! the ancestor, all elements equal to it are put in front in one pass and
-//! dropped from the recursion.
+//! dropped from the recursion. A piece whose sample looks sorted or reversed
+//! first tries to finish by insertion (see [`super::nearly_sorted`]).
 //!
 //! While a piece has more than one thread to itself (the top level on two
 //! threads), it is partitioned by all of them at once ([`par_partition`]);
@@ -20,9 +21,11 @@
 
 use std::cmp::Ordering;
 
+use super::nearly_sorted::{Finish, try_finish};
 use super::par_partition::{MAX_BLOCKS, MIN_BLOCK, mend_seam, par_partition};
-use super::partition::partition;
+use super::partition::{partition, partition_around};
 use super::pivot::median_of_sample;
+use super::runs::par_reverse;
 use super::seq_quicksort::seq_quicksort;
 use super::{MIN_LEAF, is_less};
 
@@ -82,9 +85,15 @@ where
         seq_quicksort(v, compare, ancestor.as_deref(), limit);
         return;
     }
+    let ordered = match try_finish(v, compare, par_reverse) {
+        Finish::Sorted => return,
+        Finish::NearlySorted => true,
+        Finish::Unordered => false,
+    };
     let (left_budget, right_budget) = budget.halves();
     let blocks = budget.threads.min(MAX_BLOCKS);
-    if blocks >= 2 && v.len() / blocks >= MIN_BLOCK {
+    // A nearly sorted piece is partitioned on this thread, keeping its order.
+    if blocks >= 2 && v.len() / blocks >= MIN_BLOCK && !ordered {
         let mid = par_partition(v, blocks, compare);
         // Everything on one side of all pivots means many equal elements: the
         // sequential partition below deals with those.
@@ -99,12 +108,12 @@ where
         }
     }
     let chosen = median_of_sample(v, compare);
-    v.swap(0, chosen);
-    let (pivot, rest) = v.split_first_mut().expect("v is longer than a leaf");
     if let Some(lower) = ancestor.as_deref() {
-        if !is_less(compare, lower, pivot) {
+        if !is_less(compare, lower, &v[chosen]) {
             // The pivot equals the lower bound: everything not greater than it is
             // equal to it and already in its final place once moved to the front.
+            v.swap(0, chosen);
+            let (pivot, rest) = v.split_first_mut().expect("v is longer than a leaf");
             let n_equal = partition(rest, |x| !is_less(compare, pivot, x));
             let rest_budget = Budget {
                 depth: budget.depth - 1,
@@ -114,8 +123,15 @@ where
             return;
         }
     }
-    let n_less = partition(rest, |x| is_less(compare, x, pivot));
-    v.swap(0, n_less);
+    let n_less = if ordered {
+        partition_around(v, chosen, |x, p| is_less(compare, x, p))
+    } else {
+        v.swap(0, chosen);
+        let (pivot, rest) = v.split_first_mut().expect("v is longer than a leaf");
+        let n_less = partition(rest, |x| is_less(compare, x, pivot));
+        v.swap(0, n_less);
+        n_less
+    };
     let (left, right) = v.split_at_mut(n_less);
     let (pivot, right) = right.split_first_mut().expect("the pivot is there");
     crate::join(

@@ -5,7 +5,9 @@
 //! partitions are those of [`partition`] (branch-free for small elements), runs of equal
 //! elements are set aside in one pass (a piece remembers the pivot bounding it from
 //! below: a new pivot not greater than it means everything up to it is equal), short
-//! pieces go to a sorting network and insertion ([`small_sort`]), and a piece that took too many bad pivots is heapsorted.
+//! pieces go to a sorting network and insertion ([`small_sort`]), a piece that looks
+//! nearly sorted (or reversed) is finished by insertion when it is ([`nearly_sorted`]),
+//! and a piece that took too many bad pivots is heapsorted.
 //! Elements only move after the comparator answered, and the slice holds a
 //! permutation of its elements at every call of the comparator, so nothing here
 //! panics by itself or loses an element, whatever the comparator does.
@@ -14,7 +16,8 @@ use std::cmp::Ordering;
 
 use super::insertion::heapsort;
 use super::is_less;
-use super::partition::partition;
+use super::nearly_sorted::{Finish, NEARLY_SORTED_FROM, try_finish};
+use super::partition::{partition, partition_around};
 use super::pivot::median_of_sample;
 use super::small_sort::small_sort;
 
@@ -56,19 +59,34 @@ pub(super) fn seq_quicksort<'a, T, F>(
             heapsort(v, compare);
             return;
         }
+        let mut ordered = false;
+        if v.len() >= NEARLY_SORTED_FROM {
+            match try_finish(v, compare, <[T]>::reverse) {
+                Finish::Sorted => return,
+                Finish::NearlySorted => ordered = true,
+                Finish::Unordered => {}
+            }
+        }
         limit -= 1;
         let chosen = choose_pivot(v, compare);
-        v.swap(0, chosen);
         let whole = std::mem::take(&mut v);
-        let (pivot, rest) = whole.split_first_mut().expect("longer than a leaf");
-        if ancestor.is_some_and(|lower| !is_less(compare, lower, pivot)) {
+        if ancestor.is_some_and(|lower| !is_less(compare, lower, &whole[chosen])) {
             // Everything not greater than the pivot equals it: in place already.
+            whole.swap(0, chosen);
+            let (pivot, rest) = whole.split_first_mut().expect("longer than a leaf");
             let n_equal = partition(rest, |x| !is_less(compare, pivot, x));
             v = &mut whole[1 + n_equal..];
             continue;
         }
-        let n_less = partition(rest, |x| is_less(compare, x, pivot));
-        whole.swap(0, n_less);
+        let n_less = if ordered {
+            partition_around(whole, chosen, |x, p| is_less(compare, x, p))
+        } else {
+            whole.swap(0, chosen);
+            let (pivot, rest) = whole.split_first_mut().expect("longer than a leaf");
+            let n_less = partition(rest, |x| is_less(compare, x, pivot));
+            whole.swap(0, n_less);
+            n_less
+        };
         let (left, right) = whole.split_at_mut(n_less);
         let (pivot, right) = right.split_first_mut().expect("the pivot is there");
         // Recurse into the shorter side, loop on the longer: the stack stays
