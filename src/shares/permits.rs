@@ -112,6 +112,10 @@ struct Inner {
     clocks: Vec<Option<ThreadClock>>,
     /// When each waiting worker's wait times out (`u64::MAX`: not waiting).
     wake_at: Vec<u64>,
+    /// Whether holders whose processor another holder took give up their core at
+    /// once (see [`Inner::give_up_for_off_core`]); off only in tests of the strict
+    /// protocol, where at most one thread per core ever runs past its grant.
+    off_core_rule: bool,
     last_tick: u64,
 }
 
@@ -139,6 +143,7 @@ impl Permits {
                 slots: Vec::new(),
                 clocks: Vec::new(),
                 wake_at: Vec::new(),
+                off_core_rule: true,
                 last_tick: 0,
             }),
             origin: Instant::now(),
@@ -412,6 +417,14 @@ impl Permits {
         inner
     }
 
+    /// Turns off the rule that a holder whose processor another holder took gives
+    /// up its core at once (for tests of the strict protocol).
+    #[cfg(test)]
+    pub(crate) fn without_off_core_rule(self) -> Self {
+        self.lock().off_core_rule = false;
+        self
+    }
+
     /// Whether `h` holds a core (for tests).
     #[cfg(test)]
     pub(crate) fn holds(&self, h: &WorkerHandle) -> bool {
@@ -478,6 +491,9 @@ impl Inner {
     /// there, or leaves the queue if it runs out of work first. Returns the
     /// workers granted.
     fn give_up_for_off_core(&mut self, flagged: &[WorkerId], now: u64) -> Vec<WorkerId> {
+        if !self.off_core_rule {
+            return Vec::new();
+        }
         let cpu = |w: WorkerId| {
             self.slots[w.index()]
                 .as_ref()
