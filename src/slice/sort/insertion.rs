@@ -79,15 +79,30 @@ fn insert_tail<T, F>(v: &mut [T], compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
+    insert_tail_within(v, compare, || true);
+}
+
+/// [`insert_tail`], asking `may_move` before each move of an element one place
+/// right; returns false when it says no (the moved-out element then goes into
+/// the place it got to). `v` holds at least two elements.
+#[inline]
+pub(super) fn insert_tail_within<T, F>(
+    v: &mut [T],
+    compare: &F,
+    mut may_move: impl FnMut() -> bool,
+) -> bool
+where
+    F: Fn(&T, &T) -> Ordering,
+{
     let last = v.len() - 1;
     if !is_less(compare, &v[last], &v[last - 1]) {
-        return;
+        return true;
     }
     let base = v.as_mut_ptr();
     // SAFETY: `last` is in bounds. The element is copied out and its place becomes
     // the hole; every step moves one element right into the hole and moves the hole
-    // left, so exactly one place is empty at any time and `Hole` fills it, also if
-    // `compare` panics.
+    // left, so exactly one place is empty at any time and `Hole` fills it on every
+    // exit, also if `compare` panics.
     unsafe {
         let mut hole = Hole {
             element: ManuallyDrop::new(ptr::read(base.add(last))),
@@ -95,11 +110,15 @@ where
         };
         let mut i = last;
         while i > 0 && is_less(compare, &hole.element, &*base.add(i - 1)) {
+            if !may_move() {
+                return false;
+            }
             ptr::copy_nonoverlapping(base.add(i - 1), base.add(i), 1);
             i -= 1;
             hole.dest = base.add(i);
         }
     }
+    true
 }
 
 /// Sorts `v` in O(n log n) whatever the comparator answers, with swaps only.

@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::mem::ManuallyDrop;
 use std::ptr;
 
-use super::insertion::Hole;
+use super::insertion::{Hole, insert_tail_within};
 use super::is_less;
 
 /// Pieces shorter than this are not looked at: their sort is cheap, and a
@@ -156,32 +156,14 @@ fn shift_left<T, F>(v: &mut [T], compare: &F, budget: &mut usize) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let last = v.len() - 1;
-    if last == 0 || !is_less(compare, &v[last], &v[last - 1]) {
+    if v.len() < 2 {
         return true;
     }
-    let base = v.as_mut_ptr();
-    // SAFETY: `last` is in bounds. The element is read out and its place is the
-    // hole; each step moves the element on the hole's left into it, so exactly
-    // one place is empty at any time, and `Hole` fills it on every exit,
-    // a panic of `compare` included.
-    unsafe {
-        let mut hole = Hole {
-            element: ManuallyDrop::new(ptr::read(base.add(last))),
-            dest: base.add(last),
-        };
-        let mut i = last;
-        while i > 0 && is_less(compare, &hole.element, &*base.add(i - 1)) {
-            if *budget == 0 {
-                return false;
-            }
-            *budget -= 1;
-            ptr::copy_nonoverlapping(base.add(i - 1), base.add(i), 1);
-            i -= 1;
-            hole.dest = base.add(i);
-        }
-    }
-    true
+    insert_tail_within(v, compare, || {
+        let left = *budget > 0;
+        *budget = budget.saturating_sub(1);
+        left
+    })
 }
 
 /// Moves the first element of `v` right past every smaller one, as
@@ -195,8 +177,8 @@ where
         return true;
     }
     let base = v.as_mut_ptr();
-    // SAFETY: as in `shift_left`, mirrored: the hole starts at 0 and moves
-    // right, each step filling it from its right neighbour.
+    // SAFETY: as in `insertion::insert_tail_within`, mirrored: the hole starts at
+    // 0 and moves right, each step filling it from its right neighbour.
     unsafe {
         let mut hole = Hole {
             element: ManuallyDrop::new(ptr::read(base)),
