@@ -12,7 +12,9 @@
 //! (after the call) the query's workers woke, asked for a core, got one and started a
 //! job, when the background's holders gave their cores back, and when the call returned
 //! (with `LATENCY_EVENTS=1` set, every event from 3 ms before each query to its end; with `LATENCY_ALONE=1`,
-//! the queries run with no background).
+//! the queries run with no background). `LATENCY_POLICY=lottery` or `multi` picks the
+//! share policy (default stride), `LATENCY_QUERIES=N` runs N queries instead of 20, and
+//! `LATENCY_SLOW_US=T` prints only the queries that took T µs or more.
 
 use std::fs::File;
 use std::hint::black_box;
@@ -47,7 +49,23 @@ fn first(lane: &TraceLane, from: Duration, pick: impl Fn(&TraceEventKind) -> boo
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = PathBuf::from(std::env::args().nth(1).unwrap_or_else(|| ".".to_owned()));
-    let pool = ThreadPoolBuilder::new().num_threads(2).build()?;
+    let policy = match std::env::var("LATENCY_POLICY").as_deref() {
+        Ok("lottery") => prorata::SharePolicy::Lottery,
+        Ok("multi") => prorata::SharePolicy::MultiWinnerLottery,
+        _ => prorata::SharePolicy::Stride,
+    };
+    let queries: usize = std::env::var("LATENCY_QUERIES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let slow_us: f64 = std::env::var("LATENCY_SLOW_US")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0.0);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_policy(policy)
+        .build()?;
     let fg = pool.share(900)?;
     let bg = pool.share(100)?;
     let stop = AtomicBool::new(false);
@@ -62,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         std::thread::sleep(Duration::from_millis(100));
         pool.start_trace();
         let origin = Instant::now();
-        for _ in 0..20 {
+        for _ in 0..queries {
             std::thread::sleep(Duration::from_millis(4));
             let at = origin.elapsed();
             fg.install(|| (0..10_000u64).into_par_iter().map(item).sum::<u64>());
@@ -93,6 +111,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "µs after the call: query workers woken / waiting / granted / job; background preempted; call returned"
     );
     for &(at, end) in &calls {
+        if (end - at).as_secs_f64() * 1e6 < slow_us {
+            continue;
+        }
         let mut row = Vec::new();
         for l in &fg_lanes {
             row.push(format!(

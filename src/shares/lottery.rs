@@ -238,6 +238,28 @@ impl Lottery {
         }
     }
 
+    /// Wake-up preemption under a lottery: a share whose demand has just risen gets
+    /// at once the whole cores of its draw entitlement (as every share does in each
+    /// quantum of a multi-winner draw); the draw decides only the rest. Otherwise a
+    /// share worth 1.8 cores, arriving with one worker while another share holds
+    /// every core, would lose both per-core lotteries about once in a hundred
+    /// arrivals and wait a whole quantum. The cores it gets come from the shares
+    /// drawn furthest above their own draw entitlement; the ledger charges the time
+    /// it then holds like any other, so the fractions over time do not move.
+    fn give_whole_cores(&mut self, slot: usize) {
+        // A tiny epsilon keeps rounding from losing a whole core.
+        let whole = (self.draw_ent[slot] + 1e-9).floor() as u32;
+        while self.target[slot] < whole {
+            let over = |s: usize| f64::from(self.target[s]) - self.draw_ent[s];
+            let giver = (0..self.target.len())
+                .filter(|&s| s != slot && self.target[s] > 0)
+                .max_by(|&a, &b| over(a).total_cmp(&over(b)));
+            let Some(giver) = giver else { break };
+            self.target[giver] -= 1;
+            self.target[slot] += 1;
+        }
+    }
+
     /// The share to get a free core.
     pub(crate) fn pick(&mut self, view: &View<'_>) -> Option<usize> {
         self.adjust(view);
@@ -277,7 +299,7 @@ impl Lottery {
     /// holding more than its own.
     pub(crate) fn contend(&mut self, view: &View<'_>, slot: usize) -> Vec<usize> {
         if view.demand[slot] > self.drawn_demand[slot] {
-            return self.preempt(view);
+            return self.redraw(view, Some(slot));
         }
         if view.holders[slot] >= self.target[slot] || view.in_flight > 0 {
             return Vec::new();
@@ -290,8 +312,18 @@ impl Lottery {
 
     /// Draws the next quantum's cores and names one giving share per core to move.
     pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
+        self.redraw(view, None)
+    }
+
+    /// Draws the cores anew (for `arriving`, a share that wants more cores than
+    /// when the last draw was made, its whole cores first) and names one giving
+    /// share per core to move.
+    fn redraw(&mut self, view: &View<'_>, arriving: Option<usize>) -> Vec<usize> {
         self.adjust(view);
         self.draw(view);
+        if let Some(slot) = arriving {
+            self.give_whole_cores(slot);
+        }
         self.drawn_demand.copy_from_slice(view.demand);
         let t = &self.target;
         let want: u32 = view

@@ -19,8 +19,17 @@ const POLICIES: [SharePolicy; 3] = [Stride, Lottery, MultiWinnerLottery];
 /// background one of 100, two workers each (fg: w[0], w[1]; bg: w[2], w[3]). The
 /// background runs alone on both cores from time 0.
 fn background_running(policy: SharePolicy) -> (Allocator, [ShareId; 2], [WorkerId; 4]) {
+    background_running_seeded(policy, Config::new(2).seed)
+}
+
+/// [`background_running`] with the lotteries' random numbers seeded by `seed`.
+fn background_running_seeded(
+    policy: SharePolicy,
+    seed: u64,
+) -> (Allocator, [ShareId; 2], [WorkerId; 4]) {
     let mut config = Config::new(2);
     config.policy = policy;
+    config.seed = seed;
     config.quantum_nanos = 4 * MS;
     config.hold_nanos = 400 * US;
     let mut alloc = Allocator::new(config);
@@ -64,6 +73,38 @@ fn an_arriving_share_gets_a_core_at_the_first_safe_point_of_a_holder() {
         );
         assert!(alloc.is_holding(w[0]));
         alloc.check();
+    }
+}
+
+/// Under the lotteries too, an arriving share worth a core or more by its tickets
+/// gets one at the holders' next safe point whatever the draw: the draw decides
+/// only the part of its entitlement beyond whole cores. Here over many seeds, for
+/// a first query and for one arriving again while the share is still remembered as
+/// recently active (its lag from the first one in the ledger).
+#[test]
+fn an_arriving_share_worth_a_core_gets_one_under_every_seed() {
+    for policy in [Lottery, MultiWinnerLottery] {
+        for seed in 1..=300 {
+            let (mut alloc, [fg, _], w) = background_running_seeded(policy, seed);
+            let mut t = 10 * MS;
+            for query in 0..3 {
+                assert!(alloc.request(w[0], fg, t).is_empty(), "no core is free");
+                let flagged = alloc.contend(fg, t);
+                assert_eq!(
+                    flagged.len(),
+                    1,
+                    "{policy:?}, seed {seed}, query {query}: one holder asked at once"
+                );
+                assert_eq!(alloc.yield_core(flagged[0], t + 50 * US), vec![w[0]]);
+                // The query ends; the core goes back to the background, which
+                // runs on both cores until the next query.
+                alloc.release(w[0], t + 550 * US);
+                let granted = alloc.lapse(t + MS);
+                assert!(granted.iter().all(|&g| g == w[2] || g == w[3]));
+                alloc.check();
+                t += 4 * MS;
+            }
+        }
     }
 }
 
