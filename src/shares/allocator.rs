@@ -681,6 +681,9 @@ impl Allocator {
             self.capped_dirty = true;
         }
         if last {
+            if let Policy::Lottery(l) = &mut self.policy {
+                l.idle(slot);
+            }
             self.slots[slot].paused_at = Some(now);
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);

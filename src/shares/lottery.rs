@@ -166,23 +166,28 @@ impl Lottery {
         }
     }
 
-    /// One lottery per core in use, each among the shares that still want one.
+    /// One lottery per core in use, each among the shares that still want one,
+    /// weighted by the shares' own weights (tickets and lag), not by the draw
+    /// entitlements: those are capped at the demands, so a share worth 1.8 cores
+    /// with one worker waiting would draw as if worth one, and lose the core it
+    /// wants to a share worth 0.2 once in four lotteries instead of once in ten.
     fn draw_each_core(&mut self, view: &View<'_>) {
         let cores = self.draw_ent.iter().sum::<f64>().round() as u32;
         for _ in 0..cores {
+            let weight = |s: usize| self.parts[s].0;
             let open = |s: usize| self.draw_ent[s] > 0.0 && self.target[s] < view.demand[s];
             let total: f64 = (0..self.target.len())
                 .filter(|&s| open(s))
-                .map(|s| self.draw_ent[s])
+                .map(weight)
                 .sum();
             let mut x = self.rng.next_f64() * total;
             let mut won = None;
             for s in (0..self.target.len()).filter(|&s| open(s)) {
                 won = Some(s);
-                if x < self.draw_ent[s] {
+                if x < weight(s) {
                     break;
                 }
-                x -= self.draw_ent[s];
+                x -= weight(s);
             }
             match won {
                 Some(s) => self.target[s] += 1,
@@ -238,6 +243,12 @@ impl Lottery {
         }
     }
 
+    /// `slot`'s share has stopped (no worker holds or waits for a core): when it
+    /// comes back, it arrives anew (see `contend`).
+    pub(crate) fn idle(&mut self, slot: usize) {
+        self.drawn_demand[slot] = 0;
+    }
+
     /// Wake-up preemption under a lottery: a share whose demand has just risen gets
     /// at once the whole cores of its draw entitlement (as every share does in each
     /// quantum of a multi-winner draw); the draw decides only the rest. Otherwise a
@@ -278,15 +289,16 @@ impl Lottery {
         view.holders[slot] < self.target[slot]
     }
 
+    /// One of `slots`, drawn by the shares' own weights (as in `draw_each_core`).
     fn weighted(&mut self, slots: &[usize]) -> Option<usize> {
-        let ent = &self.draw_ent;
-        let total: f64 = slots.iter().map(|&s| ent[s]).sum();
+        let weight = |s: usize| self.parts[s].0;
+        let total: f64 = slots.iter().map(|&s| weight(s)).sum();
         let mut x = self.rng.next_f64() * total;
         for &s in slots {
-            if x < ent[s] {
+            if x < weight(s) {
                 return Some(s);
             }
-            x -= ent[s];
+            x -= weight(s);
         }
         slots.last().copied()
     }
