@@ -68,6 +68,12 @@ struct Slot {
     last_gap: Option<u64>,
     /// When its demand last fell to zero.
     paused_at: Option<u64>,
+    /// Until when the share counts as called sparsely: a pause longer than about
+    /// two holds ended a moment ago (set for twice that pause, at most the
+    /// activity memory). The short pauses inside its calls (its workers out of
+    /// work while the last pieces finish) then do not make it look as if it were
+    /// called in a loop.
+    sparse_until: u64,
     stats: ShareStats,
 }
 
@@ -571,7 +577,11 @@ impl Allocator {
         if first {
             // A call after a pause: how long the pause was decides whether its
             // cores are kept for it when it pauses again.
-            self.slots[slot].last_gap = self.slots[slot].paused_at.map(|t| now.saturating_sub(t));
+            let gap = self.slots[slot].paused_at.map(|t| now.saturating_sub(t));
+            if let Some(gap) = gap.filter(|&g| g > 2 * self.hold_nanos) {
+                self.slots[slot].sparse_until = now + (2 * gap).min(self.activity_memory);
+            }
+            self.slots[slot].last_gap = gap;
         }
         self.tree.add_demand(share, 1);
         if self.slots[slot].idle_since.take().is_some() {
@@ -654,7 +664,7 @@ impl Allocator {
         let slot = self.give_back(w, now);
         let share = self.tree.id_at(slot).expect("a holder's share is live");
         let last = self.tree.node(share).demand == 1;
-        if last && !self.comes_back_soon(slot) {
+        if last && !self.comes_back_soon(slot, now) {
             // Its call is over and its calls come farther apart than a hold: the
             // cores kept for it go to the waiters after a short moment only, in
             // which the thread that waits for the call's result (woken as its
@@ -978,12 +988,12 @@ impl Allocator {
         Anticipated { flagged, granted }
     }
 
-    /// Whether `slot`, about to be idle, is likely to be called again within
-    /// about a hold: it was the last time (or nothing is known yet).
-    fn comes_back_soon(&self, slot: usize) -> bool {
-        self.slots[slot]
-            .last_gap
-            .is_none_or(|gap| gap <= 2 * self.hold_nanos)
+    /// Whether `slot`, about to be idle at `now`, is likely to be called again
+    /// within about a hold: it was the last time (or nothing is known yet), and
+    /// no long pause ended a moment ago.
+    fn comes_back_soon(&self, slot: usize, now: u64) -> bool {
+        let s = &self.slots[slot];
+        now >= s.sparse_until && s.last_gap.is_none_or(|gap| gap <= 2 * self.hold_nanos)
     }
 
     /// Keeps the core `slot` just gave back for it for `nanos`, if a worker of

@@ -225,6 +225,38 @@ fn a_share_whose_calls_come_far_apart_keeps_its_core_only_for_its_caller_to_wake
     }
 }
 
+/// The same with the pauses a call has inside it (its workers run out of work for
+/// a few tens of microseconds while its last pieces finish): those short pauses do
+/// not make the share look as if it were called in a loop, so the core its call
+/// leaves still goes to the background after a moment, not after a whole hold.
+#[test]
+fn pauses_inside_calls_do_not_keep_a_core_idle_after_each_call() {
+    for policy in POLICIES {
+        let (mut alloc, [fg, _], w) = background_running(policy);
+        let mut t = 10 * MS;
+        fg_arrives(&mut alloc, fg, w[0], t);
+        alloc.release(w[0], t + 550 * US);
+        alloc.lapse(t + MS);
+        t += 4 * MS;
+        for call in 0..3 {
+            let first = fg_arrives(&mut alloc, fg, w[0], t);
+            // Out of work for 30 µs, then the call's last piece.
+            alloc.release(w[0], t + 400 * US);
+            assert_eq!(alloc.request(w[0], fg, t + 430 * US), vec![w[0]]);
+            let end = t + 550 * US;
+            assert!(alloc.release(w[0], end).is_empty());
+            assert_eq!(
+                alloc.next_lapse(),
+                Some(end + 100 * US),
+                "{policy:?}, call {call}"
+            );
+            assert_eq!(alloc.lapse(end + 100 * US), vec![first], "{policy:?}");
+            alloc.check();
+            t += 4 * MS;
+        }
+    }
+}
+
 #[test]
 fn a_share_called_in_a_tight_loop_still_has_its_core_kept() {
     let (mut alloc, [fg, _], w) = background_running(Stride);
