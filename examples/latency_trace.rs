@@ -14,7 +14,8 @@
 //! (with `LATENCY_EVENTS=1` set, every event from 3 ms before each query to its end; with `LATENCY_ALONE=1`,
 //! the queries run with no background). `LATENCY_POLICY=lottery` or `multi` picks the
 //! share policy (default stride), `LATENCY_QUERIES=N` runs N queries instead of 20, and
-//! `LATENCY_SLOW_US=T` prints only the queries that took T µs or more.
+//! `LATENCY_SLOW_US=T` prints only the queries that took T µs or more, and
+//! `LATENCY_WORKERS=N` sizes the pool (default 2).
 
 use std::fs::File;
 use std::hint::black_box;
@@ -62,8 +63,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0.0);
+    let workers: usize = std::env::var("LATENCY_WORKERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2);
     let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
+        .num_threads(workers)
         .share_policy(policy)
         .build()?;
     let fg = pool.share(900)?;
