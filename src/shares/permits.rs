@@ -74,6 +74,12 @@ impl WorkerHandle {
             .store(cpu, std::sync::atomic::Ordering::Relaxed);
     }
 
+    /// The processor last noted for this worker (for tests).
+    #[cfg(test)]
+    pub(crate) fn cpu(&self) -> i32 {
+        self.slot.cpu.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Whether the allocator wants this worker's core back (for tests).
     #[cfg(test)]
     pub(crate) fn flagged(&self) -> bool {
@@ -85,6 +91,51 @@ impl WorkerHandle {
         self.slot
             .cpu
             .store(current_cpu(), std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// Moves the calling thread off processor `cpu` now, to another it may run on,
+/// and lets it run anywhere it could before: its affinity is narrowed for the
+/// move and restored at once (the kernel keeps a thread where it runs when its
+/// affinity widens). Returns whether it moved.
+fn move_off_cpu(cpu: i32) -> bool {
+    #[cfg(all(target_os = "linux", not(loom)))]
+    {
+        let Ok(cpu) = usize::try_from(cpu) else {
+            return false;
+        };
+        // SAFETY: a `cpu_set_t` is plain bits; all zeroes is the empty set.
+        let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        // SAFETY: `allowed` is a valid `cpu_set_t` of `size` bytes; pid 0 is the
+        // calling thread.
+        if unsafe { libc::sched_getaffinity(0, size, &mut allowed) } != 0 {
+            return false;
+        }
+        if cpu >= libc::CPU_SETSIZE as usize
+            // SAFETY: `cpu` is below CPU_SETSIZE, within the set.
+            || !unsafe { libc::CPU_ISSET(cpu, &allowed) }
+            // SAFETY: reads the set only.
+            || unsafe { libc::CPU_COUNT(&allowed) } < 2
+        {
+            return false;
+        }
+        let mut elsewhere = allowed;
+        // SAFETY: `cpu` is below CPU_SETSIZE, within the set.
+        unsafe { libc::CPU_CLR(cpu, &mut elsewhere) };
+        // SAFETY: valid sets of `size` bytes, for the calling thread. The first
+        // call moves the thread; the second gives back the processors it had.
+        let moved = unsafe { libc::sched_setaffinity(0, size, &elsewhere) } == 0;
+        if moved {
+            // SAFETY: as above.
+            unsafe { libc::sched_setaffinity(0, size, &allowed) };
+        }
+        moved
+    }
+    #[cfg(not(all(target_os = "linux", not(loom))))]
+    {
+        let _ = cpu;
+        false
     }
 }
 
@@ -160,6 +211,38 @@ impl Permits {
     pub(crate) fn defers_to_other(&self, share: ShareId) -> bool {
         let top = self.deferred_to.load(std::sync::atomic::Ordering::Relaxed);
         top != NO_SLOT && top != share.index()
+    }
+
+    /// At a paced safe point of holder `h`: if another holder's thread was last
+    /// seen on the processor `h` runs on, `h`'s thread moves to another processor
+    /// it may run on. The pool has at most a permit per processor, so another
+    /// processor has no holder: two holders on one processor take turns on it
+    /// (each yields to the other at its paced safe points, while another share
+    /// competes) and another processor idles, for milliseconds, as the OS does
+    /// not move a thread that ran a moment ago. Only when the lock is free;
+    /// under it, so that two holders do not both move. Returns whether it moved.
+    pub(crate) fn spread(&self, h: &WorkerHandle) -> bool {
+        let c = h.slot.cpu.load(std::sync::atomic::Ordering::Relaxed);
+        if c < 0 {
+            return false;
+        }
+        let Ok(inner) = self.inner.try_lock() else {
+            return false;
+        };
+        let cpu = |w: WorkerId| {
+            inner.slots[w.index()]
+                .as_ref()
+                .map_or(-1, |s| s.cpu.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        if !inner.alloc.holders().any(|w| w != h.id && cpu(w) == c) {
+            return false;
+        }
+        let moved = move_off_cpu(c);
+        if moved {
+            h.note_cpu();
+        }
+        drop(inner);
+        moved
     }
 
     /// Notes who is deferred to (under the lock, after each call into the allocator).

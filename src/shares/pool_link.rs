@@ -167,6 +167,7 @@ impl PoolShares {
             // Where it runs now, for a waiter to tell whether it can (see
             // `Permits`' `give_up_for_off_core`).
             h.note_cpu();
+            m.permits.spread(h);
         }
         let defers = m.permits.defers_to_other(m.id);
         if defers {

@@ -281,3 +281,42 @@ fn holders_on_their_own_processors_keep_their_cores_until_their_safe_points() {
     permits.yield_at(&w[3], 6_000);
     permits.check();
 }
+
+/// A holder at its paced safe point whose processor another holder's thread was
+/// last seen on moves its thread to another processor, and may run anywhere it
+/// could before; a holder alone on its processor stays where it is.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_holder_sharing_its_processor_with_another_holder_moves_off_it() {
+    fn affinity() -> Vec<usize> {
+        // SAFETY: all zeroes is the empty set; the call fills it for this thread.
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        // SAFETY: a valid set of `size` bytes, for the calling thread.
+        assert_eq!(unsafe { libc::sched_getaffinity(0, size, &mut set) }, 0);
+        (0..libc::CPU_SETSIZE as usize)
+            // SAFETY: `c` is below CPU_SETSIZE.
+            .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
+            .collect()
+    }
+    let (permits, w, _, _) = foreground_on_a_holders_processor();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let before = affinity();
+            // f0 and b1 hold; b1 was last seen elsewhere.
+            w[0].set_cpu(1);
+            w[3].set_cpu(0);
+            assert!(!permits.spread(&w[0]), "alone on its processor");
+            assert_eq!(w[0].cpu(), 1, "nothing noted");
+            // Both on processor 1: f0 moves, if it may run on another.
+            w[3].set_cpu(1);
+            let moved = permits.spread(&w[0]);
+            assert_eq!(moved, before.contains(&1) && before.len() >= 2);
+            if moved {
+                assert_ne!(w[0].cpu(), -1, "where it runs now is noted");
+            }
+            assert_eq!(affinity(), before, "its processors are what they were");
+        });
+    });
+    permits.check();
+}
