@@ -4,10 +4,10 @@
 //!
 //! At the end of each quantum the cores are drawn anew over the *draw
 //! entitlements* (which add up to the number of cores in use):
-//! * **plain lottery** ([`Draws::Independent`]): each core is a separate lottery,
-//!   won by a share with probability proportional to its draw entitlement (among
-//!   the shares that still want a core), so a share's cores in a quantum are
-//!   random around its entitlement;
+//! * **plain lottery** ([`Draws::Independent`]): each core is a separate lottery
+//!   among the shares that still want a core, won with probability proportional
+//!   to the share's weight (its ticket entitlement and lag, below), so a share's
+//!   cores in a quantum are random around its entitlement;
 //! * **multi-winner lottery** ([`Draws::MultiWinner`]): the entitlements are laid
 //!   end to end and one random number `u` in `[0, 1)` picks the winners of a
 //!   superquantum of `K` quanta, evenly spaced `1 / K` of a core apart; quantum `j`
@@ -18,8 +18,10 @@
 //!   change of demands or tickets ends the superquantum early (the paper's rule).
 //!
 //! A core that frees between draws goes to a waiting share still below its drawn
-//! target, or else to a waiting share drawn at random weighted by draw
-//! entitlement.
+//! target, or else to a waiting share drawn at random by weight. A share whose
+//! demand rises above what the last draw was made for (it starts running, or
+//! wakes more workers) makes a new draw, in which it gets the whole cores of its
+//! draw entitlement first (wake-up preemption).
 //!
 //! The draw entitlements are not the demand-capped entitlements: those forgive the
 //! cores a share used while another could not use its part (a fork-join tail, one

@@ -15,7 +15,9 @@
 ///   per quantum (one lottery per core). Each share's lag (the core time its tickets
 ///   were worth minus what it got, remembered for a bounded time like stride's)
 ///   tilts the next draws, so the error does not grow with the run, but single
-///   quanta are random and short windows are the noisiest of the three.
+///   quanta are random and short windows are the noisiest of the three. A share
+///   whose demand rises (it starts running, or wakes more workers) gets the whole
+///   cores of its part at once; only the rest is drawn.
 /// * [`SharePolicy::MultiWinnerLottery`] draws once per superquantum of four quanta
 ///   and picks all its winners with that one draw, evenly spaced in the ticket space
 ///   (Waldspurger's multi-winner lottery): every share gets at least the whole part
