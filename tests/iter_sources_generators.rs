@@ -186,6 +186,53 @@ fn walk_tree_on_a_chain() {
 }
 
 #[test]
+fn walk_tree_postfix_on_deep_branching_trees() {
+    // A comb: node `k` below `n` has a leaf `n + k` and the next spine node `k + 1`, so
+    // the tree is thousands of levels deep and branches at every level; a walk goes
+    // deeper than any recursion it may use for shallow trees.
+    fn comb(n: u32) -> impl Fn(&u32) -> Vec<u32> + Send + Sync {
+        move |&k| if k < n { vec![n + k, k + 1] } else { vec![] }
+    }
+    fn seq(k: u32, n: u32, pre: &mut Vec<u32>, post: &mut Vec<u32>) {
+        // Iterative twin of a recursive walk (the spine is too deep to recurse on).
+        let mut spine = Vec::new();
+        let mut k = k;
+        while k < n {
+            pre.push(k);
+            pre.push(n + k);
+            post.push(n + k);
+            spine.push(k);
+            k += 1;
+        }
+        pre.push(n);
+        post.push(n);
+        post.extend(spine.into_iter().rev());
+    }
+    for pool in pools() {
+        for n in [0u32, 1, 100, 127, 128, 129, 300, 20_000] {
+            let (mut pre, mut post) = (Vec::new(), Vec::new());
+            seq(0, n, &mut pre, &mut post);
+            let got = pool.install(|| to_vec(iter::walk_tree_postfix(0, comb(n))));
+            assert_eq!(got, post, "postfix, n = {n}");
+            let got = pool.install(|| to_vec(iter::walk_tree_prefix(0, comb(n))));
+            assert_eq!(got, pre, "prefix, n = {n}");
+            // Searches stop inside the walks, wherever the node lies.
+            for target in [n / 2, n + n / 3, n] {
+                let found = pool
+                    .install(|| iter::walk_tree_postfix(0, comb(n)).find_first(|&k| k == target));
+                assert_eq!(found, Some(target));
+                let found =
+                    pool.install(|| iter::walk_tree_postfix(0, comb(n)).find_any(|&k| k == target));
+                assert_eq!(found, Some(target));
+            }
+            let sum: u64 =
+                pool.install(|| iter::walk_tree_postfix(0, comb(n)).map(u64::from).sum());
+            assert_eq!(sum, post.iter().copied().map(u64::from).sum::<u64>());
+        }
+    }
+}
+
+#[test]
 fn par_bridge_yields_every_item_once() {
     for pool in pools() {
         for &len in LENS {

@@ -295,8 +295,67 @@ where
     }
 }
 
-/// Sequential postfix walk: a stack of (node, its children still to visit).
-fn postfix_walk<S, B, I, F>(root: S, children_of: &B, mut folder: F) -> F
+/// Sequential postfix walk: recursion (each frame holds a node and the iterator over
+/// its children still to visit, on the thread's stack, with none of a heap stack's
+/// capacity checks and moves of entries: the heap stack cost half as much again per
+/// node) down to a depth whose frames fit [`RECURSION_BYTES`]; a subtree below that
+/// depth is walked with a stack on the heap, so that a tree as deep as a long chain
+/// cannot overflow the thread's stack.
+fn postfix_walk<S, B, I, F>(root: S, children_of: &B, folder: F) -> F
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+    F: Folder<S>,
+{
+    // A generous guess at one frame: the node, the children's iterator and the
+    // call's own bookkeeping (saved registers, return address).
+    let frame = 2 * size_of::<S>() + size_of::<I::IntoIter>() + 96;
+    let depth = (RECURSION_BYTES / frame).clamp(1, MAX_RECURSION);
+    let mut slot = Some(folder);
+    postfix_recursive(root, children_of, &mut slot, depth);
+    slot.expect("a walk leaves its folder in the slot")
+}
+
+/// The stack the recursive part of a postfix walk may use, in bytes.
+const RECURSION_BYTES: usize = 32 * 1024;
+
+/// The deepest the recursive part of a postfix walk goes, however small its frames.
+const MAX_RECURSION: usize = 128;
+
+/// The recursive part of [`postfix_walk`]: `depth` more levels, then a heap stack.
+/// The folder stays in `slot` (taken out only to consume a node) rather than moving
+/// in and out of every call. Returns whether the folder is full.
+fn postfix_recursive<S, B, I, F>(
+    node: S,
+    children_of: &B,
+    slot: &mut Option<F>,
+    depth: usize,
+) -> bool
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S>,
+    F: Folder<S>,
+{
+    if depth == 0 {
+        let folder = slot.take().expect("folder in its slot");
+        let folder = postfix_heap_walk(node, children_of, folder);
+        let full = folder.full();
+        *slot = Some(folder);
+        return full;
+    }
+    for child in children_of(&node) {
+        if postfix_recursive(child, children_of, slot, depth - 1) {
+            return true;
+        }
+    }
+    let folder = slot.take().expect("folder in its slot").consume(node);
+    let full = folder.full();
+    *slot = Some(folder);
+    full
+}
+
+/// Postfix walk with a stack on the heap of (node, its children still to visit).
+fn postfix_heap_walk<S, B, I, F>(root: S, children_of: &B, mut folder: F) -> F
 where
     B: Fn(&S) -> I,
     I: IntoIterator<Item = S>,
