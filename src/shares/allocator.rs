@@ -10,13 +10,14 @@
 //!   [`Config::hold_nanos`]) imply that no worker waits (work conservation);
 //! * a share's demand is the number of its workers holding or waiting.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use super::accounting::ShareStats;
 use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
 use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
+use super::slot_set::SlotSet;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
@@ -49,6 +50,9 @@ enum Worker {
 #[derive(Debug, Default)]
 struct Slot {
     waiting: VecDeque<WorkerId>,
+    /// Holders not asked to give their core back (worker indices; the lowest is
+    /// the one asked first).
+    unflagged: BTreeSet<u32>,
     /// Holders asked to give their core back, not yet gone.
     flagged: u32,
     /// When the share's demand last fell to zero, while it still counts as
@@ -94,6 +98,11 @@ pub(crate) struct View<'a> {
     /// Holders asked to give their core back that have not yet: cores already on
     /// their way to waiters.
     pub(crate) in_flight: u32,
+    /// The slots with a waiting worker, in no particular order.
+    pub(crate) waiters: &'a [usize],
+    /// The slots with a holder not asked to give its core back, in no
+    /// particular order.
+    pub(crate) holding: &'a [usize],
 }
 
 impl View<'_> {
@@ -116,7 +125,9 @@ macro_rules! view {
             demand: &$a.ndemand,
             waiting: &$a.nwait,
             holders: &$a.nhold,
-            in_flight: $a.slots.iter().map(|s| s.flagged).sum(),
+            in_flight: $a.in_flight,
+            waiters: $a.waiters.as_slice(),
+            holding: $a.holding.as_slice(),
         }
     };
 }
@@ -163,8 +174,6 @@ pub(crate) struct Allocator {
     /// Ids of removed workers, for reuse.
     free_workers: Vec<WorkerId>,
     policy: Policy,
-    /// Slots that count as recently active (`idle_since` set).
-    lingering: u32,
     /// How long a share whose demand fell to zero still counts as active.
     activity_memory: u64,
     /// Charge each worker by its own clock (its CPU time, noted by the permits
@@ -177,6 +186,23 @@ pub(crate) struct Allocator {
     hold_nanos: u64,
     /// Free cores kept for some share (the sum of the slots' `held`).
     held: u32,
+    /// Holders asked to give their core back, not yet gone (the sum of the
+    /// slots' `flagged`).
+    in_flight: u32,
+    /// The slots with waiting workers (`nwait` > 0), with unflagged holders
+    /// (`nhold` > 0), with kept cores (`held` > 0), lingering (`idle_since`
+    /// set), with claims (`claims` > 0): kept up to date so that a decision
+    /// looks at these shares only.
+    waiters: SlotSet,
+    holding: SlotSet,
+    kept: SlotSet,
+    lingerers: SlotSet,
+    claimants: SlotSet,
+    /// The workers holding a core (indices, in order: they are charged in this
+    /// order).
+    holder_set: BTreeSet<u32>,
+    /// Scratch list of slots or workers (reused, no allocation per decision).
+    scratch_list: Vec<usize>,
 }
 
 /// What [`Allocator::anticipate`] did.
@@ -264,7 +290,6 @@ impl Allocator {
             workers: Vec::new(),
             free_workers: Vec::new(),
             policy,
-            lingering: 0,
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
             own_clocks: config.own_clocks,
             times: Vec::new(),
@@ -272,6 +297,14 @@ impl Allocator {
             // hand-overs).
             hold_nanos: config.hold_nanos.min(config.quantum_nanos),
             held: 0,
+            in_flight: 0,
+            waiters: SlotSet::default(),
+            holding: SlotSet::default(),
+            kept: SlotSet::default(),
+            lingerers: SlotSet::default(),
+            claimants: SlotSet::default(),
+            holder_set: BTreeSet::new(),
+            scratch_list: Vec::new(),
         };
         a.resize();
         a
@@ -373,6 +406,13 @@ impl Allocator {
         }
     }
 
+    /// Applies the ledger's pending bound to every pass and forgets its kept
+    /// extremes (tests compare the decisions with and without).
+    #[cfg(test)]
+    pub(crate) fn forget_extremes(&mut self) {
+        self.policy.ledger_mut().forget_extremes();
+    }
+
     /// The passes both policies keep, charged against the ticket entitlements
     /// (the stride policy's own; the lottery's credit and debt ledger).
     #[cfg(test)]
@@ -391,6 +431,15 @@ impl Allocator {
         self.ndemand.resize(n, 0);
         self.ent.resize(n, 0.0);
         self.ticket_ent.resize(n, 0.0);
+        for set in [
+            &mut self.waiters,
+            &mut self.holding,
+            &mut self.kept,
+            &mut self.lingerers,
+            &mut self.claimants,
+        ] {
+            set.resize(n);
+        }
         match &mut self.policy {
             Policy::Stride(s) => s.resize(n),
             Policy::Lottery(l) => l.resize(n),
@@ -449,9 +498,9 @@ impl Allocator {
     fn reset_slot(&mut self, slot: usize) {
         // Settle the old entitlements first, so the policy sees the slot leave.
         self.fresh();
-        if self.slots[slot].idle_since.is_some() {
-            self.lingering -= 1;
-        }
+        self.lingerers.remove(slot);
+        self.claimants.remove(slot);
+        self.in_flight -= self.slots[slot].flagged;
         // Cores kept for the slot stay kept until they lapse (nobody may be
         // there to hand them out now).
         let (held, hold_until) = (self.slots[slot].held, self.slots[slot].hold_until);
@@ -460,8 +509,8 @@ impl Allocator {
             hold_until,
             ..Slot::default()
         };
-        self.nwait[slot] = 0;
-        self.nhold[slot] = 0;
+        self.set_nwait(slot, 0);
+        self.set_nhold(slot, 0);
         self.ent[slot] = 0.0;
         self.ticket_ent[slot] = 0.0;
         self.ticket_total = self.ticket_ent.iter().sum();
@@ -586,11 +635,12 @@ impl Allocator {
         self.tree.add_demand(share, 1);
         if self.slots[slot].idle_since.take().is_some() {
             // Back within the activity memory: it never stopped counting.
-            self.lingering -= 1;
+            self.lingerers.remove(slot);
             self.tree.set_recent(share, false);
         }
         let s = &mut self.slots[slot];
         s.claims = s.claims.saturating_sub(1);
+        self.claimants.set(slot, s.claims > 0);
         self.enqueue(w, slot);
         // A first worker may change who is active (and what its lenders absorb);
         // another only the demand-capped entitlements.
@@ -621,28 +671,48 @@ impl Allocator {
     /// Shares whose demand has been zero for longer than the activity memory stop
     /// counting as active.
     fn expire(&mut self, now: u64) {
-        if self.lingering == 0 {
+        if self.lingerers.is_empty() {
             return;
         }
-        for slot in 0..self.slots.len() {
-            let Some(since) = self.slots[slot].idle_since else {
-                continue;
-            };
-            if now.saturating_sub(since) >= self.activity_memory {
-                self.settle(now);
-                self.slots[slot].idle_since = None;
-                self.lingering -= 1;
-                let id = self.tree.id_at(slot).expect("a lingering share is live");
-                self.tree.set_recent(id, false);
-                self.changed();
-            }
+        let mut due = std::mem::take(&mut self.scratch_list);
+        due.clear();
+        let memory = self.activity_memory;
+        let over = |s: &Slot| {
+            s.idle_since
+                .is_some_and(|t| now.saturating_sub(t) >= memory)
+        };
+        due.extend(
+            (self.lingerers.as_slice().iter().copied()).filter(|&slot| over(&self.slots[slot])),
+        );
+        // In slot order: each one's leaving retunes the passes in turn.
+        due.sort_unstable();
+        for &slot in &due {
+            self.settle(now);
+            self.slots[slot].idle_since = None;
+            self.lingerers.remove(slot);
+            let id = self.tree.id_at(slot).expect("a lingering share is live");
+            self.tree.set_recent(id, false);
+            self.changed();
         }
+        self.scratch_list = due;
+    }
+
+    /// Sets the number of waiting workers of `slot`.
+    fn set_nwait(&mut self, slot: usize, n: u32) {
+        self.nwait[slot] = n;
+        self.waiters.set(slot, n > 0);
+    }
+
+    /// Sets the number of unflagged holders of `slot`.
+    fn set_nhold(&mut self, slot: usize, n: u32) {
+        self.nhold[slot] = n;
+        self.holding.set(slot, n > 0);
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
         self.workers[w.index()] = Worker::Waiting { slot };
         self.slots[slot].waiting.push_back(w);
-        self.nwait[slot] += 1;
+        self.set_nwait(slot, self.nwait[slot] + 1);
         self.slots[slot].stats.parks += 1;
     }
 
@@ -656,7 +726,7 @@ impl Allocator {
             // (see `Permits`' `give_up_for_off_core`), and it ran out of work before
             // its safe point: it leaves the queue instead.
             self.slots[slot].waiting.retain(|&x| x != w);
-            self.nwait[slot] -= 1;
+            self.set_nwait(slot, self.nwait[slot] - 1);
             self.workers[w.index()] = Worker::Idle;
             let share = self.tree.id_at(slot).expect("a waiter's share is live");
             return self.leave(share, slot, now);
@@ -697,7 +767,7 @@ impl Allocator {
             self.slots[slot].paused_at = Some(now);
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
-            self.lingering += 1;
+            self.lingerers.insert(slot);
             self.tree.set_recent(share, true);
         }
         self.dispatch(now)
@@ -723,10 +793,12 @@ impl Allocator {
         // A share that lends its tickets waits on another share's work: it keeps
         // its core for that wait rather than free it for a claim.
         let lends = self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty());
-        let claimant = (0..self.slots.len()).find(|&c| {
-            let s = &self.slots[c];
-            !lends && c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
-        });
+        let claimant = (self.claimants.as_slice().iter().copied())
+            .filter(|&c| {
+                let s = &self.slots[c];
+                !lends && c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
+            })
+            .min();
         if let Some(claimant) = claimant {
             // The policy took this core for the claimant's woken workers: it stays
             // free for them (for a hold at most), whoever else waits.
@@ -739,6 +811,10 @@ impl Allocator {
             let c = &mut self.slots[claimant];
             c.claims -= 1;
             c.held += 1;
+            if c.claims == 0 {
+                self.claimants.remove(claimant);
+            }
+            self.kept.insert(claimant);
             c.hold_until = if c.held == 1 {
                 until
             } else {
@@ -747,7 +823,7 @@ impl Allocator {
             self.held += 1;
             return self.dispatch(now);
         }
-        if self.slots.iter().all(|s| s.waiting.is_empty()) {
+        if self.waiters.is_empty() {
             self.charge(w, now);
             self.unflag(w);
             return Vec::new();
@@ -762,8 +838,11 @@ impl Allocator {
         if let Worker::Holding { slot, flagged, .. } = &mut self.workers[w.index()] {
             if *flagged {
                 *flagged = false;
-                self.slots[*slot].flagged -= 1;
-                self.nhold[*slot] += 1;
+                let slot = *slot;
+                self.slots[slot].flagged -= 1;
+                self.slots[slot].unflagged.insert(w.0);
+                self.in_flight -= 1;
+                self.set_nhold(slot, self.nhold[slot] + 1);
             }
         }
     }
@@ -776,9 +855,12 @@ impl Allocator {
         };
         if flagged {
             self.slots[slot].flagged -= 1;
+            self.in_flight -= 1;
         } else {
-            self.nhold[slot] -= 1;
+            self.slots[slot].unflagged.remove(&w.0);
+            self.set_nhold(slot, self.nhold[slot] - 1);
         }
+        self.holder_set.remove(&w.0);
         self.workers[w.index()] = Worker::Idle;
         self.free += 1;
         slot
@@ -857,13 +939,17 @@ impl Allocator {
     /// share per holder made a tick cost holders x shares.
     fn settle(&mut self, now: u64) {
         let mut bound = 0.0;
-        for i in 0..self.workers.len() {
+        let mut holders = std::mem::take(&mut self.scratch_list);
+        holders.clear();
+        holders.extend(self.holder_set.iter().map(|&i| i as usize));
+        for &i in &holders {
             if let Some(ent) = self.advance(WorkerId(i as u32), now) {
                 if ent > 0.0 {
                     bound = ent;
                 }
             }
         }
+        self.scratch_list = holders;
         self.policy.ledger_mut().bound(bound);
     }
 
@@ -877,13 +963,18 @@ impl Allocator {
             if self.slots[slot].held > 0 {
                 self.slots[slot].held -= 1;
                 self.held -= 1;
+                if self.slots[slot].held == 0 {
+                    self.kept.remove(slot);
+                }
             }
             let w = self.slots[slot]
                 .waiting
                 .pop_front()
                 .expect("picked share waits");
-            self.nwait[slot] -= 1;
-            self.nhold[slot] += 1;
+            self.set_nwait(slot, self.nwait[slot] - 1);
+            self.set_nhold(slot, self.nhold[slot] + 1);
+            self.slots[slot].unflagged.insert(w.0);
+            self.holder_set.insert(w.0);
             self.slots[slot].stats.grants += 1;
             self.free -= 1;
             let since = if self.own_clocks { PENDING } else { now };
@@ -902,7 +993,9 @@ impl Allocator {
         if self.held == 0 {
             return None;
         }
-        (0..self.slots.len()).find(|&s| self.slots[s].held > 0 && self.nwait[s] > 0)
+        let kept = self.kept.as_slice().iter().copied();
+        kept.filter(|&s| self.slots[s].held > 0 && self.nwait[s] > 0)
+            .min()
     }
 
     /// The share to get the next free core that is kept for nobody.
@@ -915,9 +1008,8 @@ impl Allocator {
 
     /// The share to get the next free core.
     fn pick(&mut self) -> Option<usize> {
-        let mut waiting = (0..self.nwait.len()).filter(|&s| self.nwait[s] > 0);
-        let first = waiting.next()?;
-        if waiting.next().is_none() {
+        let first = *self.waiters.as_slice().first()?;
+        if self.waiters.len() == 1 {
             // One candidate: no need to bring the entitlements up to date.
             return Some(first);
         }
@@ -971,6 +1063,7 @@ impl Allocator {
         let s = &mut self.slots[slot];
         if now >= s.claim_until {
             s.claims = 0;
+            self.claimants.remove(slot);
         }
         let n = n.saturating_sub(s.claims);
         if n == 0 {
@@ -979,11 +1072,12 @@ impl Allocator {
                 granted,
             };
         }
-        self.nwait[slot] += n;
+        self.set_nwait(slot, self.nwait[slot] + n);
         let flagged = self.preempt(Some(slot));
-        self.nwait[slot] -= n;
+        self.set_nwait(slot, self.nwait[slot] - n);
         let s = &mut self.slots[slot];
         s.claims += flagged.len() as u32;
+        self.claimants.set(slot, s.claims > 0);
         s.claim_until = now + self.hold_nanos;
         Anticipated { flagged, granted }
     }
@@ -1003,7 +1097,7 @@ impl Allocator {
         if nanos == 0 || self.nwait[slot] > 0 || self.free <= self.held {
             return;
         }
-        if self.nwait.iter().all(|&n| n == 0) {
+        if self.waiters.is_empty() {
             return;
         }
         // A share that lends its tickets waits on another share's work (a
@@ -1024,6 +1118,7 @@ impl Allocator {
         };
         s.held += 1;
         self.held += 1;
+        self.kept.insert(slot);
     }
 
     /// Whether the policy would give `slot` a core now, were it waiting for one.
@@ -1041,18 +1136,24 @@ impl Allocator {
         if self.held == 0 {
             return;
         }
-        for s in &mut self.slots {
+        let mut kept = std::mem::take(&mut self.scratch_list);
+        kept.clear();
+        kept.extend_from_slice(self.kept.as_slice());
+        for &slot in &kept {
+            let s = &mut self.slots[slot];
             if s.held > 0 && now >= s.hold_until {
                 self.held -= s.held;
                 s.held = 0;
+                self.kept.remove(slot);
             }
         }
+        self.scratch_list = kept;
     }
 
     /// When the next kept core goes back to everyone, if one is kept.
     pub(crate) fn next_lapse(&self) -> Option<u64> {
-        let kept = self.slots.iter().filter(|s| s.held > 0);
-        kept.map(|s| s.hold_until).min()
+        let kept = self.kept.as_slice().iter().map(|&s| &self.slots[s]);
+        kept.filter(|s| s.held > 0).map(|s| s.hold_until).min()
     }
 
     /// Time passed (a waiter's timeout): kept cores whose hold is over go to the
@@ -1087,14 +1188,13 @@ impl Allocator {
 
     /// Flags one unflagged holder of `slot`.
     fn flag_one(&mut self, slot: usize) -> Option<WorkerId> {
-        let i = self.workers.iter().position(
-            |w| matches!(w, Worker::Holding { slot: s, flagged: false, .. } if *s == slot),
-        )?;
+        let i = self.slots[slot].unflagged.pop_first()? as usize;
         if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
             *flagged = true;
         }
-        self.nhold[slot] -= 1;
+        self.set_nhold(slot, self.nhold[slot] - 1);
         self.slots[slot].flagged += 1;
+        self.in_flight += 1;
         Some(WorkerId(i as u32))
     }
 
@@ -1123,6 +1223,7 @@ impl Allocator {
             "active shares out of step"
         );
         assert!(self.held <= self.free, "more cores kept than free");
+        self.check_kept_state();
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
             assert_eq!(
@@ -1135,6 +1236,47 @@ impl Allocator {
             assert!(
                 s.held == 0 || self.nwait[i] == 0,
                 "slot {i} waits by a kept core"
+            );
+        }
+    }
+}
+
+impl Allocator {
+    /// Panics unless the state kept up to date between decisions (the sets of
+    /// shares and workers, the counts) equals what a pass over every share and
+    /// worker finds.
+    fn check_kept_state(&self) {
+        let flagged: u32 = self.slots.iter().map(|s| s.flagged).sum();
+        assert_eq!(flagged, self.in_flight, "holders asked out of step");
+        #[cfg(test)]
+        {
+            self.tree.check_counts();
+            let n = self.slots.len();
+            self.waiters
+                .check(n, |s| self.nwait[s] > 0, "waiting shares");
+            self.holding
+                .check(n, |s| self.nhold[s] > 0, "holding shares");
+            self.kept.check(n, |s| self.slots[s].held > 0, "kept cores");
+            let lingering = |s: usize| self.slots[s].idle_since.is_some();
+            self.lingerers.check(n, lingering, "lingering shares");
+            self.claimants
+                .check(n, |s| self.slots[s].claims > 0, "claims");
+        }
+        let holding = |i: usize| matches!(self.workers[i], Worker::Holding { .. });
+        let holders = (0..self.workers.len()).filter(|&i| holding(i));
+        assert!(
+            holders
+                .map(|i| i as u32)
+                .eq(self.holder_set.iter().copied()),
+            "holders out of step"
+        );
+        for (slot, s) in self.slots.iter().enumerate() {
+            let unflagged = (0..self.workers.len()).filter(|&i| {
+                matches!(self.workers[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
+            });
+            assert!(
+                unflagged.map(|i| i as u32).eq(s.unflagged.iter().copied()),
+                "unflagged holders of slot {slot} out of step"
             );
         }
     }

@@ -118,7 +118,104 @@ pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
 /// policy charges against these, so that a share using cores another share left
 /// over (it could not use its part) owes them back once that share can.
 pub(crate) fn ticket_entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
-    compute(tree, cores, Demand::Uncapped(cores), s);
+    if tree.has_lends() || !proportional_tickets(tree, cores, s) {
+        compute(tree, cores, Demand::Uncapped(cores), s);
+    }
+    #[cfg(test)]
+    {
+        let mut full = Scratch::default();
+        compute(tree, cores, Demand::Uncapped(cores), &mut full);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&s.out), bits(&full.out), "ticket entitlements");
+    }
+}
+
+/// [`ticket_entitlements`] while no share lends its tickets, in the common case
+/// where no participant is worth all it can absorb: then every active share
+/// absorbs all the cores, and each currency splits its value among its active
+/// participants in proportion to their tickets, which costs a look at the
+/// active participants of each active currency rather than the water-filling of
+/// every node. The same operations in the same order as [`compute`], so the
+/// results are equal bit for bit; returns false (leaving the work to
+/// [`compute`]) where a participant would be capped.
+fn proportional_tickets(tree: &ShareTree, cores: f64, s: &mut Scratch) -> bool {
+    let n = tree.slots();
+    s.raw.clear();
+    s.raw.resize(n, 0.0);
+    s.out.clear();
+    s.out.resize(n, 0.0);
+    let root = tree.root().index();
+    if tree.at(root as u32).active_below == 0 {
+        return true;
+    }
+    s.stack.clear();
+    s.stack.push((root, cores));
+    while let Some((index, value)) = s.stack.pop() {
+        let node = tree.at(index as u32);
+        // The active participants (`usize::MAX`: the node's own jobs), each
+        // absorbing all the cores once per active share below it.
+        s.parts.clear();
+        s.order.clear();
+        if node.is_active() {
+            s.parts.push((f64::from(node.tickets), cores));
+            s.order.push(usize::MAX);
+        }
+        for &c in &node.children {
+            let child = tree.at(c);
+            if child.active_below > 0 {
+                let cap = cores * f64::from(child.active_below);
+                s.parts.push((f64::from(child.tickets), cap));
+                s.order.push(c as usize);
+            }
+        }
+        // `water_fill_into`'s first pass counts every participant's weight; the
+        // inactive ones saturate at nothing, and a second pass splits by the
+        // active ones' weight.
+        let mut weight = (u64::from(node.tickets) + node.children_tickets()) as f64;
+        let saturates =
+            |parts: &[(f64, f64)], level: f64| parts.iter().any(|&(w, cap)| cap <= level * w);
+        if saturates(&s.parts, value / weight) {
+            return false;
+        }
+        if s.parts.len() < 1 + node.children.len() {
+            weight = s.parts.iter().map(|p| p.0).sum();
+            if s.parts.is_empty() || weight <= 0.0 {
+                continue;
+            }
+            if saturates(&s.parts, value / weight) {
+                return false;
+            }
+        }
+        for (k, &(w, _)) in s.parts.iter().enumerate() {
+            let part = value * w / weight;
+            match s.order[k] {
+                usize::MAX => s.raw[index] += part,
+                c if part > 0.0 => s.stack.push((c, part)),
+                _ => {}
+            }
+        }
+    }
+    // `flatten_fixup`: every active share absorbs all the cores, so the value is
+    // all the cores, split by the raw parts.
+    let mut weight = 0.0;
+    for &r in &s.raw {
+        if r > 0.0 {
+            weight += r;
+        }
+    }
+    if weight <= 0.0 {
+        return true;
+    }
+    let level = cores / weight;
+    if s.raw.iter().any(|&r| r > 0.0 && cores <= level * r) {
+        return false;
+    }
+    for (out, &r) in s.out.iter_mut().zip(&s.raw) {
+        if r > 0.0 {
+            *out = cores * r / weight;
+        }
+    }
+    true
 }
 
 /// How much a share with demand can absorb.

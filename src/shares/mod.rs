@@ -15,6 +15,9 @@
 //! * [`thread_clock`]: the CPU time of worker threads, what shares are charged.
 //! * [`permits`]: the allocator behind a lock, with blocking, wake-ups and the
 //!   per-worker "give your core back" flag (model-checked with loom).
+//! * [`slot_set`]: the sets of shares the allocator keeps up to date (those
+//!   that wait, hold, keep a core, linger), so that a decision does not scan
+//!   every share.
 //! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
 //!   [`sync`]: std or loom types.
 //!
@@ -87,6 +90,7 @@ mod policy;
 mod pool_link;
 mod rng;
 mod share;
+mod slot_set;
 // Not part of the API: the allocator for `examples/simulate.rs` (see the file).
 #[doc(hidden)]
 pub mod simulation;

@@ -38,12 +38,31 @@ pub(crate) struct Stride {
     pass: Vec<f64>,
     /// The share's entitlement, 0 while it does not compete.
     ent: Vec<f64>,
+    /// Each share's reach ([`Stride::reach`]), computed when its entitlement
+    /// changes.
+    reaches: Vec<f64>,
     /// `pass - global` saved when the share went inactive.
     remain: Vec<f64>,
     global: f64,
     /// The most credit or debt (distance to the global pass) a share keeps, in
     /// quanta: how far back the fairness remembers.
     memory: f64,
+    /// The largest `pass - reach` among the active shares, kept between two
+    /// calls of [`Stride::bound`] (passes only grow in between), so that a bound
+    /// costs no pass over the shares; out of date (`extremes_stale`) once an
+    /// entitlement changed or a share left.
+    most_ahead: f64,
+    /// The global pass at the last bound: every active share's pass is at least
+    /// `floor - reach`. The bound raises the passes below it lazily, when they are
+    /// read or charged ([`Stride::pass`]): raised at each bound in turn, they end
+    /// at the last one's level, since the global pass only grows in between.
+    floor: f64,
+    extremes_stale: bool,
+    /// Scratch counts of [`Stride::preempt`], indexed by slot: zero between two
+    /// calls (a call sets and clears only the slots that wait or hold).
+    held: Vec<u32>,
+    givable: Vec<u32>,
+    waiting: Vec<u32>,
 }
 
 impl Stride {
@@ -51,6 +70,8 @@ impl Stride {
     pub(crate) fn new(memory: f64) -> Self {
         Stride {
             memory,
+            most_ahead: f64::NEG_INFINITY,
+            floor: f64::NEG_INFINITY,
             ..Stride::default()
         }
     }
@@ -58,18 +79,53 @@ impl Stride {
     pub(crate) fn resize(&mut self, slots: usize) {
         self.pass.resize(slots, 0.0);
         self.ent.resize(slots, 0.0);
+        self.reaches.resize(slots, f64::INFINITY);
         self.remain.resize(slots, 0.0);
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
+        self.extremes_stale = true;
         self.pass[slot] = 0.0;
         self.remain[slot] = 0.0;
         self.ent[slot] = 0.0;
+        self.reaches[slot] = f64::INFINITY;
     }
 
     /// The pass of `slot`: its virtual time.
     pub(crate) fn pass(&self, slot: usize) -> f64 {
-        self.pass[slot]
+        let pass = self.pass[slot];
+        if self.ent[slot] > 0.0 {
+            pass.max(self.floor - self.reach(slot))
+        } else {
+            pass
+        }
+    }
+
+    /// Applies the pending bound to every pass (before the entitlements change,
+    /// which moves the reaches, or the global pass moves down).
+    fn apply_floor(&mut self) {
+        if self.floor == f64::NEG_INFINITY {
+            return;
+        }
+        for s in 0..self.pass.len() {
+            self.pass[s] = self.pass(s);
+        }
+        self.floor = f64::NEG_INFINITY;
+    }
+
+    /// Raises every pass to the last bound now and forgets the extremes kept for
+    /// [`Stride::bound`], as if every bound had been a pass over every share
+    /// (tests compare the decisions either way).
+    #[cfg(test)]
+    pub(crate) fn forget_extremes(&mut self) {
+        self.apply_floor();
+        self.extremes_stale = true;
+    }
+
+    /// Number of slots.
+    #[cfg(test)]
+    pub(crate) fn slots(&self) -> usize {
+        self.pass.len()
     }
 
     /// The global pass: that of an ideal share that always got exactly its due.
@@ -87,12 +143,15 @@ impl Stride {
     /// claim against a share that is gone. A share that becomes active starts at
     /// the global pass, with the debt it kept.
     pub(crate) fn retune_all(&mut self, old: &[f64], new: &[f64]) {
+        self.extremes_stale = true;
+        self.apply_floor();
         let g = self.global;
         let mut dropped = 0.0;
         let mut staying = 0.0;
         for slot in 0..old.len() {
             let (o, n) = (old[slot], new[slot]);
             self.ent[slot] = n;
+            self.reaches[slot] = self.memory + 2.0 / n;
             if o > 0.0 && n == 0.0 {
                 let distance = self.pass[slot] - g;
                 let kept = distance.clamp(0.0, 1.0 / o);
@@ -120,11 +179,14 @@ impl Stride {
     }
 
     /// [`Stride::charge`] without the bounds (the caller charging several holders
-    /// at once applies them after the last, once: [`Stride::bound`] is a pass over
-    /// every share).
+    /// at once applies them after the last, once).
     pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
         if ent > 0.0 {
-            self.pass[slot] += quanta / ent;
+            self.pass[slot] = self.pass(slot) + quanta / ent;
+            if self.ent[slot] > 0.0 {
+                // Its pass only grew: the largest distance ahead stays exact.
+                self.most_ahead = self.most_ahead.max(self.pass[slot] - self.reach(slot));
+            }
         }
         if total > 0.0 {
             self.global += quanta / total;
@@ -139,24 +201,27 @@ impl Stride {
         if ent <= 0.0 {
             return;
         }
-        let active = || (0..self.pass.len()).filter(|&s| self.ent[s] > 0.0);
-        let most = active()
-            .map(|s| self.pass[s] - self.reach(s))
-            .fold(f64::NEG_INFINITY, f64::max);
-        self.global = self.global.max(most);
-        for s in 0..self.pass.len() {
-            if self.ent[s] > 0.0 {
-                let lowest = self.global - self.reach(s);
-                self.pass[s] = self.pass[s].max(lowest);
-            }
+        if self.extremes_stale {
+            self.measure_extremes();
         }
+        self.global = self.global.max(self.most_ahead);
+        self.floor = self.global;
+    }
+
+    /// Computes the largest distance ahead that [`Stride::bound`] keeps: a pass
+    /// over every share.
+    fn measure_extremes(&mut self) {
+        let active = (0..self.pass.len()).filter(|&s| self.ent[s] > 0.0);
+        let ahead = active.map(|s| self.pass(s) - self.reach(s));
+        self.most_ahead = ahead.fold(f64::NEG_INFINITY, f64::max);
+        self.extremes_stale = false;
     }
 
     /// How far from the global pass `slot` may be: the memory, plus two strides (a
     /// share worth a tiny part of a core waits many quanta between two of its own,
     /// which is its due, not a debt to forgive).
     fn reach(&self, slot: usize) -> f64 {
-        self.memory + 2.0 / self.ent[slot]
+        self.reaches[slot]
     }
 
     /// The virtual deadline of the `held`-th core of `slot` (from 1): when its
@@ -166,14 +231,16 @@ impl Stride {
     /// than a light one's at the same pass, so a share that becomes active gets
     /// its part at once, and two equal shares alternate.
     fn deadline(&self, slot: usize, held: u32, ent: f64) -> f64 {
-        self.pass[slot] + f64::from(held) / ent.max(f64::MIN_POSITIVE)
+        self.pass(slot) + f64::from(held) / ent.max(f64::MIN_POSITIVE)
     }
 
     /// The waiting share whose next core has the earliest deadline.
     pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
-        let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
-        view.waiting_slots()
-            .min_by(|&a, &b| next(a).total_cmp(&next(b)))
+        let next = |s: usize| (self.deadline(s, view.holders[s] + 1, view.ent[s]), s);
+        let waiting = view.waiters.iter().map(|&s| next(s));
+        // The lowest slot among the earliest (the waiters come in no order).
+        let first = waiting.min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        first.map(|(_, s)| s)
     }
 
     /// Whether `slot` would get the next free core, were it waiting: its next
@@ -181,7 +248,7 @@ impl Stride {
     pub(crate) fn due(&self, view: &View<'_>, slot: usize) -> bool {
         let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
         let mine = next(slot);
-        view.waiting_slots().all(|s| mine <= next(s) + TIE)
+        view.waiters.iter().all(|&s| mine <= next(s) + TIE)
     }
 
     /// Cores to take back now (at the end of a quantum, or for a waiter): one
@@ -189,11 +256,36 @@ impl Stride {
     /// holder whose last core has the latest deadline to the waiter whose next
     /// core has the earliest, as long as the waiter's is earlier or level. Cores
     /// already on their way count as moved, to the waiters due first.
-    pub(crate) fn preempt(&self, view: &View<'_>) -> Vec<usize> {
+    pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
         let n = view.ent.len();
-        let mut held = view.holders.to_vec();
-        let mut givable = view.holders.to_vec();
-        let mut waiting = view.waiting.to_vec();
+        let mut held = std::mem::take(&mut self.held);
+        let mut givable = std::mem::take(&mut self.givable);
+        let mut waiting = std::mem::take(&mut self.waiting);
+        for v in [&mut held, &mut givable, &mut waiting] {
+            v.resize(n, 0);
+        }
+        // Only the slots that wait or hold are set (the others stay zero).
+        let involved = || view.waiters.iter().chain(view.holding).copied();
+        for s in involved() {
+            (held[s], givable[s]) = (view.holders[s], view.holders[s]);
+            waiting[s] = view.waiting[s];
+        }
+        let victims = self.preempt_with(view, &mut held, &mut givable, &mut waiting);
+        for s in involved() {
+            (held[s], givable[s], waiting[s]) = (0, 0, 0);
+        }
+        (self.held, self.givable, self.waiting) = (held, givable, waiting);
+        victims
+    }
+
+    /// [`Stride::preempt`] on counts set for the slots that wait or hold.
+    fn preempt_with(
+        &self,
+        view: &View<'_>,
+        held: &mut [u32],
+        givable: &mut [u32],
+        waiting: &mut [u32],
+    ) -> Vec<usize> {
         let next = |held: &[u32], s: usize| self.deadline(s, held[s] + 1, view.ent[s]);
         let last = |held: &[u32], s: usize| self.deadline(s, held[s], view.ent[s]);
         // The waiter due first and the holder due last, each kept in a heap (a scan
@@ -201,9 +293,8 @@ impl Stride {
         // is stale once its share's deadline or eligibility changed (a fresh one is
         // pushed then) and is dropped when it comes up. Ties go as a scan in slot
         // order would: the lowest slot among waiters, the highest among holders.
-        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = (0..n)
-            .filter(|&s| waiting[s] > 0)
-            .map(|s| Reverse((order_key(next(&held, s)), s)))
+        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = (view.waiters.iter())
+            .map(|&s| Reverse((order_key(next(held, s)), s)))
             .collect();
         let first_waiter =
             |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>, held: &[u32], waiting: &[u32]| {
@@ -216,16 +307,15 @@ impl Stride {
                 None
             };
         for _ in 0..view.in_flight {
-            let Some(w) = first_waiter(&mut waiters, &held, &waiting) else {
+            let Some(w) = first_waiter(&mut waiters, held, waiting) else {
                 return Vec::new();
             };
             waiting[w] -= 1;
             held[w] += 1;
-            waiters.push(Reverse((order_key(next(&held, w)), w)));
+            waiters.push(Reverse((order_key(next(held, w)), w)));
         }
-        let mut holders: BinaryHeap<(u64, usize)> = (0..n)
-            .filter(|&s| givable[s] > 0)
-            .map(|s| (order_key(last(&held, s)), s))
+        let mut holders: BinaryHeap<(u64, usize)> = (view.holding.iter())
+            .map(|&s| (order_key(last(held, s)), s))
             .collect();
         let last_holder =
             |holders: &mut BinaryHeap<(u64, usize)>, held: &[u32], givable: &[u32]| {
@@ -239,10 +329,10 @@ impl Stride {
             };
         let mut victims = Vec::new();
         loop {
-            let w = first_waiter(&mut waiters, &held, &waiting);
-            let h = last_holder(&mut holders, &held, &givable);
+            let w = first_waiter(&mut waiters, held, waiting);
+            let h = last_holder(&mut holders, held, givable);
             let (Some(w), Some(h)) = (w, h) else { break };
-            if w == h || next(&held, w) > last(&held, h) + TIE {
+            if w == h || next(held, w) > last(held, h) + TIE {
                 break;
             }
             victims.push(h);
@@ -252,10 +342,10 @@ impl Stride {
             givable[h] -= 1;
             for s in [w, h] {
                 if waiting[s] > 0 {
-                    waiters.push(Reverse((order_key(next(&held, s)), s)));
+                    waiters.push(Reverse((order_key(next(held, s)), s)));
                 }
                 if givable[s] > 0 {
-                    holders.push((order_key(last(&held, s)), s));
+                    holders.push((order_key(last(held, s)), s));
                 }
             }
         }

@@ -40,6 +40,8 @@ pub(crate) struct Node {
     pub(crate) lends_to: Vec<u32>,
     /// Number of lends this share currently receives.
     borrowed: u32,
+    /// Shares of this subtree (itself included) with demand or `recent`.
+    pub(crate) active_below: u32,
     /// Retired: no new children, removed once empty.
     retiring: bool,
 }
@@ -54,6 +56,8 @@ pub(crate) struct ShareTree {
     /// Shares (the root included) whose own jobs want cores now or did a moment
     /// ago: those with demand or `recent`.
     active: u32,
+    /// Lends in force (entries of every node's `lends_to`).
+    lends: u32,
 }
 
 impl ShareTree {
@@ -67,6 +71,7 @@ impl ShareTree {
             free: Vec::new(),
             shutting_down: false,
             active: 0,
+            lends: 0,
         }
     }
 
@@ -201,7 +206,7 @@ impl ShareTree {
             let (parent, tickets) = (n.parent.expect("root never retires"), n.tickets);
             if n.recent {
                 // It has no demand, but a moment ago it had: it stops counting.
-                self.active -= 1;
+                self.note_active(index, true, false);
             }
             self.nodes[index as usize] = None;
             self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
@@ -224,7 +229,7 @@ impl ShareTree {
             .checked_add_signed(delta)
             .expect("demand underflow");
         let is = n.is_active();
-        self.note_active(was, is);
+        self.note_active(id.index, was, is);
         let mut removed = Vec::new();
         self.reap(id.index, &mut removed);
         removed
@@ -236,7 +241,7 @@ impl ShareTree {
         let was = n.is_active();
         n.recent = recent;
         let is = n.is_active();
-        self.note_active(was, is);
+        self.note_active(id.index, was, is);
     }
 
     /// How many shares (the root among them) have demand or are `recent`: two or
@@ -245,11 +250,53 @@ impl ShareTree {
         self.active
     }
 
-    fn note_active(&mut self, was: bool, is: bool) {
-        match (was, is) {
-            (false, true) => self.active += 1,
-            (true, false) => self.active -= 1,
-            _ => {}
+    /// Panics unless the kept counts of active shares and lends equal a count
+    /// over every node.
+    #[cfg(test)]
+    pub(crate) fn check_counts(&self) {
+        let mut lends = 0;
+        for i in 0..self.nodes.len() {
+            let Some(n) = self.slot(i) else { continue };
+            let below: u32 = n.children.iter().map(|&c| self.at(c).active_below).sum();
+            let own = u32::from(n.is_active());
+            assert_eq!(n.active_below, own + below, "active shares below slot {i}");
+            lends += n.lends_to.len() as u32;
+        }
+        assert_eq!(lends, self.lends, "lends out of step");
+    }
+
+    /// The live node in slot `index` (panics on a free slot).
+    pub(crate) fn at(&self, index: u32) -> &Node {
+        self.nodes[index as usize].as_ref().expect("live node")
+    }
+
+    /// Whether any share lends its tickets now.
+    pub(crate) fn has_lends(&self) -> bool {
+        self.lends > 0
+    }
+
+    /// Slot `index` became active or stopped: the counts of active shares, its
+    /// own subtree's and its ancestors', follow.
+    fn note_active(&mut self, index: u32, was: bool, is: bool) {
+        let up = match (was, is) {
+            (false, true) => true,
+            (true, false) => false,
+            _ => return,
+        };
+        if up {
+            self.active += 1;
+        } else {
+            self.active -= 1;
+        }
+        let mut at = Some(index);
+        while let Some(i) = at {
+            let n = self.at_mut(i);
+            if up {
+                n.active_below += 1;
+            } else {
+                n.active_below -= 1;
+            }
+            at = n.parent;
         }
     }
 
@@ -258,6 +305,7 @@ impl ShareTree {
         self.node(to);
         self.node_mut(from).lends_to.push(to.index);
         self.node_mut(to).borrowed += 1;
+        self.lends += 1;
     }
 
     /// Ends one lend made by [`ShareTree::lend`]; returns removed shares.
@@ -266,6 +314,7 @@ impl ShareTree {
         let pos = lends.iter().position(|&b| b == to.index);
         lends.swap_remove(pos.expect("prorata: end_lend without lend"));
         self.node_mut(to).borrowed -= 1;
+        self.lends -= 1;
         let mut removed = Vec::new();
         self.reap(to.index, &mut removed);
         if self.contains(from) {
@@ -276,6 +325,16 @@ impl ShareTree {
 }
 
 impl Node {
+    /// The sum of its children's tickets.
+    pub(crate) fn children_tickets(&self) -> u64 {
+        self.children_tickets
+    }
+
+    /// Whether its own jobs want cores now or did a moment ago.
+    pub(crate) fn is_active(&self) -> bool {
+        self.demand > 0 || self.recent
+    }
+
     fn new(tickets: u32, parent: Option<u32>) -> Self {
         Node {
             generation: 0,
@@ -287,11 +346,8 @@ impl Node {
             recent: false,
             lends_to: Vec::new(),
             borrowed: 0,
+            active_below: 0,
             retiring: false,
         }
-    }
-
-    fn is_active(&self) -> bool {
-        self.demand > 0 || self.recent
     }
 }
