@@ -82,7 +82,7 @@ where
     }
     if goes_sequential::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
         if v.len() < FEW_DISTINCT_CHECK_FROM || crate::current_num_threads() < 2 {
-            merge_sort::seq_merge_sort(v, compare);
+            seq_stable_sort(v, compare);
             return;
         }
         // The sample that looks for few distinct values is timed: with a costly
