@@ -366,3 +366,24 @@ fn a_panicking_comparator_on_large_elements_loses_nothing() {
         }
     }
 }
+
+#[test]
+fn inconsistent_comparators_on_large_elements_leave_a_permutation() {
+    for &threads in THREADS {
+        let pool = pool(threads);
+        for len in [100usize, 1000, 20_000] {
+            let what = format!("128-byte elements, len {len}, {threads} threads");
+            let state = AtomicU64::new(0x2545_F491_4F6C_DD1D ^ len as u64);
+            let mut v: Vec<Wide> = tracked_input(len, isize::MAX / 2, 5)
+                .into_iter()
+                .map(|inner| Wide {
+                    inner,
+                    _pad: [0; 12],
+                })
+                .collect();
+            pool.install(|| v.par_sort_unstable_by(|_, _| random_answer(&state)));
+            let v: Vec<Tracked> = v.into_iter().map(|w| w.inner).collect();
+            assert_each_element_once(v, len, &what);
+        }
+    }
+}
