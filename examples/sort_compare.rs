@@ -8,17 +8,20 @@
 //! the pool is not counted; std's sorts run on this thread.
 //!
 //! ```text
-//! cargo run --release --example sort_compare [len ...]
+//! cargo run --release --example sort_compare [--full] [len ...]
 //! ```
 //!
-//! Without lengths it runs the grid 10^3 to 10^7 (`String`s and 64-byte
-//! elements to 10^6). `THREADS` sets the pools' threads (default 2), `ROUNDS`
-//! the rounds per cell (default 7, 3 from 10^7). After the grid come the
-//! harder inputs of Rayon's comparison (nearly sorted, 128-byte elements, an
-//! allocating key, a costly comparator) at 5·10^4 and 10^6, with the number of
-//! comparator calls of the stable sorts (`HARD=0` leaves them out), and the
-//! two-thread ceiling at the largest length. `ONLY=text` runs only the rows
-//! whose names contain `text`.
+//! Without lengths it runs the grid at 10^3, 10^4 and 10^5 (a few seconds);
+//! `--full` runs the whole grid, 10^3 to 10^7 (`String`s and 64-byte elements
+//! to 10^6). Shapes: random `u64`, 16 distinct values, sorted, reversed,
+//! ascending runs with noise, `(u32, u32)`, `f64` by `total_cmp`, `String`s
+//! and 64-byte elements. `THREADS` sets the pools' threads (default 2),
+//! `ROUNDS` the rounds per cell (default 7, 3 from 10^7). After the grid come
+//! the harder inputs of Rayon's comparison (nearly sorted, 128-byte elements,
+//! an allocating key, a costly comparator) at 5·10^4 (and 10^6 with
+//! `--full`), with the number of comparator calls (`HARD=0` leaves them out),
+//! and the two-thread ceiling at the largest length. `ONLY=text` runs only the
+//! rows whose names contain `text`.
 
 use std::cmp::Ordering;
 use std::hint::black_box;
@@ -426,14 +429,17 @@ fn ceiling(pools: &Pools, len: usize) {
 }
 
 fn main() {
-    let lens: Vec<usize> = std::env::args()
-        .skip(1)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let full = args.iter().any(|a| a == "--full");
+    let lens: Vec<usize> = args
+        .iter()
+        .filter(|a| *a != "--full")
         .map(|s| s.parse().expect("a length"))
         .collect();
-    let lens = if lens.is_empty() {
-        vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000]
-    } else {
-        lens
+    let lens = match (lens.is_empty(), full) {
+        (false, _) => lens,
+        (true, true) => vec![1_000, 10_000, 100_000, 1_000_000, 10_000_000],
+        (true, false) => vec![1_000, 10_000, 100_000],
     };
     let threads = std::env::var("THREADS")
         .ok()
@@ -456,7 +462,12 @@ fn main() {
         grid_row(&pools, len);
     }
     if std::env::var("HARD").map_or(true, |h| h != "0") {
-        for len in [50_000, 1_000_000] {
+        let hard_lens: &[usize] = if full {
+            &[50_000, 1_000_000]
+        } else {
+            &[50_000]
+        };
+        for &len in hard_lens {
             hard_rows(&pools, len);
         }
     }

@@ -249,6 +249,39 @@ fn inconsistent_comparators_never_panic_and_leave_a_permutation() {
     }
 }
 
+/// Inputs with few distinct keys take the paths that set equal elements
+/// aside (partitions through a buffer in the stable sort); whatever the
+/// comparator answers there, the slice ends as a permutation.
+#[test]
+fn inconsistent_comparators_on_few_distinct_keys_leave_a_permutation() {
+    for &threads in THREADS {
+        let pool = pool(threads);
+        for len in [5000usize, 20_000, 150_000] {
+            for kind in ["stable", "unstable", "stable, sometimes fair"] {
+                let what = format!("{kind}, 16 keys, len {len}, {threads} threads");
+                let state = AtomicU64::new(0x9E37_79B9_7F4A_7C15 ^ len as u64);
+                let mut v = tracked_input_of(len, 16, isize::MAX / 2, 11);
+                // Answers at random on one call in eight, truthfully otherwise:
+                // the sample still looks like few distinct values.
+                let sometimes = |a: &Tracked, b: &Tracked| {
+                    let answer = random_answer(&state);
+                    if state.load(Relaxed) % 8 == 0 {
+                        answer
+                    } else {
+                        a.key.cmp(&b.key)
+                    }
+                };
+                pool.install(|| match kind {
+                    "stable" => v.par_sort_by(|_, _| random_answer(&state)),
+                    "unstable" => v.par_sort_unstable_by(|_, _| random_answer(&state)),
+                    _ => v.par_sort_by(sometimes),
+                });
+                assert_each_element_once(v, len, &what);
+            }
+        }
+    }
+}
+
 /// A key whose order answers at random.
 #[derive(Clone, Copy)]
 struct Fickle(&'static AtomicU64);
@@ -330,6 +363,27 @@ fn a_panicking_comparator_on_large_elements_loses_nothing() {
                 let v: Vec<Tracked> = v.into_iter().map(|w| w.inner).collect();
                 assert_each_element_once(v, len, &what);
             }
+        }
+    }
+}
+
+#[test]
+fn inconsistent_comparators_on_large_elements_leave_a_permutation() {
+    for &threads in THREADS {
+        let pool = pool(threads);
+        for len in [100usize, 1000, 20_000] {
+            let what = format!("128-byte elements, len {len}, {threads} threads");
+            let state = AtomicU64::new(0x2545_F491_4F6C_DD1D ^ len as u64);
+            let mut v: Vec<Wide> = tracked_input(len, isize::MAX / 2, 5)
+                .into_iter()
+                .map(|inner| Wide {
+                    inner,
+                    _pad: [0; 12],
+                })
+                .collect();
+            pool.install(|| v.par_sort_unstable_by(|_, _| random_answer(&state)));
+            let v: Vec<Tracked> = v.into_iter().map(|w| w.inner).collect();
+            assert_each_element_once(v, len, &what);
         }
     }
 }

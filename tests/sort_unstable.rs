@@ -90,6 +90,46 @@ fn unstable_sort_of_strings_and_zero_sized() {
     });
 }
 
+/// Elements of 40, 64 and 128 bytes take the block partition. Keys repeat
+/// (a tenth as many as elements), so ties are broken by the later fields
+/// and the result is the one std's sort gives.
+#[test]
+fn unstable_sort_of_large_elements() {
+    fn check<const N: usize>(values: &[u32], what: &str) {
+        let input: Vec<[u64; N]> = values
+            .iter()
+            .zip(0u64..)
+            .map(|(&x, i)| std::array::from_fn(|k| if k == 0 { x as u64 } else { i ^ k as u64 }))
+            .collect();
+        let mut expected = input.clone();
+        expected.sort_unstable();
+        let mut v = input.clone();
+        v.par_sort_unstable();
+        assert_eq!(v, expected, "{N} words, {what}");
+        // By the first field only: the keys come out in order.
+        let mut v = input;
+        v.par_sort_unstable_by_key(|a| a[0]);
+        assert!(
+            v.windows(2).all(|w| w[0][0] <= w[1][0]),
+            "{N} words by key, {what}"
+        );
+    }
+    on_pools(|threads| {
+        for (name, make) in shapes() {
+            for len in [0, 20, 100, 127, 128, 129, 300, 5000, 40_000] {
+                let values: Vec<u32> = make(len, len as u64)
+                    .iter()
+                    .map(|x| x % (len as u32 / 10 + 1))
+                    .collect();
+                let what = format!("{name}, len {len}, {threads} threads");
+                check::<5>(&values, &what);
+                check::<8>(&values, &what);
+                check::<16>(&values, &what);
+            }
+        }
+    });
+}
+
 mod properties {
     use super::*;
     use proptest::prelude::*;

@@ -63,10 +63,13 @@ const SEQUENTIAL_CUTOFF: usize = 4096;
 const STABLE_SEQUENTIAL_CUTOFF: usize = 1 << 17;
 
 /// Below this length an unstable sort of an input with few distinct values
-/// (as its sample suggests) is handed to std: measured on 2 cores, std's sort
-/// of 10^5 such elements takes under half a millisecond, less than the
-/// parallel one spends on waking threads and joining.
-const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 20;
+/// (as its sample suggests) runs sequentially: measured on 2 cores, the
+/// sequential sort of 10^5 such elements takes under half a millisecond, less
+/// than the parallel one spends on waking threads and joining, while 10^6
+/// (some 4 ms of work, which Rayon sorts in parallel) leaves room for two
+/// threads to win; the timings of a shared machine did not settle where
+/// between the two the parallel sort starts to pay.
+const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 19;
 
 /// The smallest piece a parallel sort gives to std's sort as a leaf.
 const MIN_LEAF: usize = 2048;
@@ -82,7 +85,7 @@ where
     }
     if goes_sequential::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
         if v.len() < FEW_DISTINCT_CHECK_FROM || crate::current_num_threads() < 2 {
-            merge_sort::seq_merge_sort(v, compare);
+            seq_stable_sort(v, compare);
             return;
         }
         // The sample that looks for few distinct values is timed: with a costly

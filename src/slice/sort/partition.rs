@@ -1,15 +1,16 @@
 //! In-place two-way partition of a slice by a predicate.
 //!
-//! Three schemes, picked by the element size, all but the last without an
-//! unpredictable branch. Elements of one or two words take a Lomuto pass that
-//! swaps every element (a swap is two loads and two stores in registers).
-//! Medium elements take a Lomuto pass that keeps one element out of the slice
-//! and moves every other one twice: two copies per element instead of a
-//! swap's three, which pays once an element is several words (measured with
-//! cachegrind, the whole sequential sort: about 17% fewer instructions on
-//! 64-byte elements, 13% more on `u64`s). Large elements take a Hoare pass
-//! that only moves the elements on the wrong side, one swap per pair: there
-//! the bytes moved cost more than the mispredicted branches.
+//! Three schemes, picked by the element size, none with a branch on the
+//! predicate's answers in its main loop. Elements of one or two words take a
+//! Lomuto pass that swaps every element (a swap is two loads and two stores in
+//! registers). Elements up to four words take a Lomuto pass that keeps one
+//! element out of the slice and moves every other one twice: two copies per
+//! element instead of a swap's three. Larger elements take Hoare's scheme by
+//! blocks, which only moves the elements on the wrong side, one swap per pair,
+//! and collects them without branching (measured with callgrind, sequential
+//! unstable sort of 50,000 elements: 64-byte elements 29% fewer instructions
+//! than the Lomuto pass, 128-byte elements 60% fewer mispredicted branches than
+//! a plain Hoare pass; both about as many instructions as Rayon's sort).
 //!
 //! All only move an element after the predicate answered for it, and keep a
 //! permutation of `v` at every call of the predicate (the element held out is
@@ -25,7 +26,7 @@ use super::insertion::Hole;
 const SWAP_MAX_SIZE: usize = 16;
 
 /// Elements up to this size are partitioned by the Lomuto pass with a hole.
-const BRANCHLESS_MAX_SIZE: usize = 96;
+const BRANCHLESS_MAX_SIZE: usize = 32;
 
 /// Moves the elements for which `goes_left` holds to the front of `v`, keeping
 /// the others behind them, and returns how many went left. Not stable.
@@ -38,7 +39,7 @@ where
     } else if size_of::<T>() <= BRANCHLESS_MAX_SIZE {
         cyclic_lomuto(v, goes_left)
     } else {
-        hoare(v, goes_left)
+        block_hoare(v, goes_left)
     }
 }
 
@@ -134,6 +135,72 @@ where
     }
 }
 
+/// Elements per block of [`block_hoare`]: offsets within a block fit a `u8`.
+const BLOCK: usize = 64;
+
+/// The blocks of [`block_hoare`] once fewer than two whole ones are left.
+const SMALL_BLOCK: usize = 8;
+
+/// Hoare's partition by blocks (the scheme of BlockQuicksort): a block at
+/// each end is scanned without a branch, noting the offsets of its elements
+/// on the wrong side, then as many of those pairs as both blocks have are
+/// swapped; a block whose misplaced elements are all swapped is done. Only
+/// misplaced elements move, as in [`hoare`], but the predicate's answers are
+/// never branched on. Once fewer than two blocks are left, the same runs with
+/// blocks of [`SMALL_BLOCK`] (asking again for the elements of a block only
+/// partly done), and what is left after that goes to [`hoare`].
+fn block_hoare<T, P>(v: &mut [T], mut goes_left: P) -> usize
+where
+    P: FnMut(&T) -> bool,
+{
+    let base = v.as_mut_ptr();
+    // `v[..l]` goes left and `v[r..]` right; the blocks are `v[l..l + block]`
+    // and `v[r - block..r]`, with `(start, end)` their pending offsets.
+    let (mut l, mut r) = (0, v.len());
+    let (mut offsets_l, mut offsets_r) = ([0u8; BLOCK], [0u8; BLOCK]);
+    for block in [BLOCK, SMALL_BLOCK] {
+        let (mut start_l, mut end_l, mut start_r, mut end_r) = (0, 0, 0, 0);
+        while r - l >= 2 * block {
+            // SAFETY: `r - l >= 2 * block`, so both blocks are in bounds and
+            // disjoint; an offset is written at `end <= i < block <= BLOCK`;
+            // the swapped places are one in each block. References given to
+            // `goes_left` end before anything moves, and only whole swaps
+            // move elements, so a panic leaves a permutation.
+            unsafe {
+                if start_l == end_l {
+                    (start_l, end_l) = (0, 0);
+                    for i in 0..block {
+                        *offsets_l.get_unchecked_mut(end_l) = i as u8;
+                        end_l += !goes_left(&*base.add(l + i)) as usize;
+                    }
+                }
+                if start_r == end_r {
+                    (start_r, end_r) = (0, 0);
+                    for i in 0..block {
+                        *offsets_r.get_unchecked_mut(end_r) = i as u8;
+                        end_r += goes_left(&*base.add(r - 1 - i)) as usize;
+                    }
+                }
+                let pairs = (end_l - start_l).min(end_r - start_r);
+                for k in 0..pairs {
+                    let a = base.add(l + *offsets_l.get_unchecked(start_l + k) as usize);
+                    let b = base.add(r - 1 - *offsets_r.get_unchecked(start_r + k) as usize);
+                    ptr::swap_nonoverlapping(a, b, 1);
+                }
+                start_l += pairs;
+                start_r += pairs;
+            }
+            if start_l == end_l {
+                l += block;
+            }
+            if start_r == end_r {
+                r -= block;
+            }
+        }
+    }
+    l + hoare(&mut v[l..r], goes_left)
+}
+
 /// Hoare's partition: scans from both ends and swaps the pairs found on the
 /// wrong sides. Any answers of `goes_left` keep both scans inside `v`.
 fn hoare<T, P>(v: &mut [T], mut goes_left: P) -> usize
@@ -166,17 +233,15 @@ mod tests {
     #[test]
     fn all_schemes_partition_and_keep_a_permutation() {
         let coin = super::super::test_coin(11);
-        for len in 0..100 {
+        for len in (0..100).chain([127, 128, 129, 143, 144, 200, 256, 257, 700]) {
             let v: Vec<u64> = (0..len).map(|_| coin() % 20).collect();
             let mut want = v.clone();
             want.sort();
-            for use_hoare in [false, true] {
-                let scheme = |v: &mut [u64], p: &mut dyn FnMut(&u64) -> bool| {
-                    if use_hoare {
-                        hoare(v, p)
-                    } else {
-                        cyclic_lomuto(v, p)
-                    }
+            for which in 0..3 {
+                let scheme = |v: &mut [u64], p: &mut dyn FnMut(&u64) -> bool| match which {
+                    0 => hoare(v, p),
+                    1 => cyclic_lomuto(v, p),
+                    _ => block_hoare(v, p),
                 };
                 let mut got = v.clone();
                 let n = scheme(&mut got, &mut |x: &u64| *x < 10);

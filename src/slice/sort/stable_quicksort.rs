@@ -142,42 +142,50 @@ where
 {
     let len = v.len();
     let src = v.as_mut_ptr();
-    // The right side fills `buf` from its end down, so it ends up reversed.
-    let (n_left, n_right);
     // SAFETY: `pivot < len`; the slice is only read until the copy back, so
-    // the pivot stays in place. Each element is copied once, to `buf[n_left]`
-    // or `buf[len - 1 - n_right]`, and `n_left + n_right` stays below `len`
-    // until all are copied: every write is in bounds and none overwrites
-    // another. A panic in `goes_left` leaves the slice untouched, and `buf`
-    // owns nothing.
+    // the pivot stays in place. Each element is copied once, to the front or
+    // the back of the free places of `buf` (see `Fill`), so every write is in
+    // bounds and none overwrites another. A panic in `goes_left` leaves the
+    // slice untouched, and `buf` owns nothing.
     unsafe {
         let pivot_ref = &*src.add(pivot);
-        let mut counts = (0, 0);
-        for i in 0..pivot {
-            place(
-                src.add(i),
-                buf,
-                len,
-                &mut counts,
-                goes_left(&*src.add(i), pivot_ref),
-            );
-        }
-        let pivot_rank = if pivot_left { counts.0 } else { counts.1 };
-        place(src.add(pivot), buf, len, &mut counts, pivot_left);
-        for i in pivot + 1..len {
-            place(
-                src.add(i),
-                buf,
-                len,
-                &mut counts,
-                goes_left(&*src.add(i), pivot_ref),
-            );
-        }
-        (n_left, n_right) = counts;
-        // Copy back: the left side in order, the right side reversed.
+        let mut fill = Fill {
+            buf,
+            rev: buf.add(len),
+            n_left: 0,
+        };
+        let put_all = |fill: &mut Fill<T>, from: usize, to: usize| {
+            // Four at a time: the loop's own counting is a fair part of the
+            // cost of one element of `u64`s.
+            let mut at = src.add(from);
+            for _ in 0..(to - from) / 4 {
+                for k in 0..4 {
+                    fill.put(at.add(k), goes_left(&*at.add(k), pivot_ref));
+                }
+                at = at.add(4);
+            }
+            for k in 0..(to - from) % 4 {
+                fill.put(at.add(k), goes_left(&*at.add(k), pivot_ref));
+            }
+        };
+        put_all(&mut fill, 0, pivot);
+        let pivot_rank = if pivot_left {
+            fill.n_left
+        } else {
+            pivot - fill.n_left
+        };
+        fill.put(src.add(pivot), pivot_left);
+        put_all(&mut fill, pivot + 1, len);
+        let n_left = fill.n_left;
+        // Copy back: the left side in order, the right side (which filled
+        // `buf` from its end down) reversed.
         ptr::copy_nonoverlapping(buf, src, n_left);
-        for k in 0..n_right {
-            ptr::copy_nonoverlapping(buf.add(len - 1 - k), src.add(n_left + k), 1);
+        let (mut from, end) = (buf.add(len), src.add(len));
+        let mut to = src.add(n_left);
+        while to < end {
+            from = from.sub(1);
+            ptr::copy_nonoverlapping(from, to, 1);
+            to = to.add(1);
         }
         let new_pivot = if pivot_left {
             pivot_rank
@@ -188,24 +196,34 @@ where
     }
 }
 
-/// Copies `*x` to the next place of its side in the `len` places at `buf`:
-/// `counts` holds how many went left (from the front) and right (from the end).
-///
-/// # Safety
-/// Fewer than `len` elements were placed so far, and `buf` has room for `len`.
-#[inline(always)]
-unsafe fn place<T>(x: *const T, buf: *mut T, len: usize, counts: &mut (usize, usize), left: bool) {
-    // SAFETY: `counts.0 + counts.1 < len`, so the place is in bounds and free.
-    unsafe {
-        let dest = if left {
-            buf.add(counts.0)
-        } else {
-            buf.add(len - 1 - counts.1)
-        };
-        ptr::copy_nonoverlapping(x, dest, 1);
+/// Where a partition puts the next element in its buffer of `len` places:
+/// those going left fill it from the front, those going right from the back
+/// down. After `i` elements, `rev` is `buf + len - i`, so the next right
+/// place, `len - 1 - (i - n_left)`, is `rev - 1 + n_left`: each side's place
+/// is one base plus `n_left`, picked without a branch.
+struct Fill<T> {
+    buf: *mut T,
+    rev: *mut T,
+    n_left: usize,
+}
+
+impl<T> Fill<T> {
+    /// Copies `*x` to the next place of its side.
+    ///
+    /// # Safety
+    /// Fewer than `len` elements were put so far.
+    #[inline(always)]
+    unsafe fn put(&mut self, x: *const T, left: bool) {
+        // SAFETY: with `i < len` elements put, `n_left <= i`: the front place
+        // `n_left` and the back place `len - 1 - (i - n_left)` are free and in
+        // bounds (they are equal only when this is the last place).
+        unsafe {
+            self.rev = self.rev.sub(1);
+            let base = if left { self.buf } else { self.rev };
+            ptr::copy_nonoverlapping(x, base.add(self.n_left), 1);
+        }
+        self.n_left += left as usize;
     }
-    counts.0 += left as usize;
-    counts.1 += !left as usize;
 }
 
 #[cfg(test)]
