@@ -28,8 +28,10 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+#[path = "common/sort_grid.rs"]
+mod sort_grid;
+
+use sort_grid::{random, with_swaps};
 
 /// The two pools the parallel sorts run on.
 struct Pools {
@@ -160,80 +162,17 @@ fn selected(what: &str) -> bool {
     std::env::var("ONLY").map_or(true, |only| what.contains(&only))
 }
 
-/// An `f64` ordered by `total_cmp`.
-#[derive(Clone, Copy, PartialEq)]
-struct Float(f64);
-
-impl Eq for Float {}
-
-impl PartialOrd for Float {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Float {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-/// `len` random `u64`s from a fixed seed.
-fn random(len: usize, seed: u64) -> Vec<u64> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    (0..len).map(|_| rng.random()).collect()
-}
-
-/// `v` with about `swaps` random pairs swapped.
-fn with_swaps<T>(mut v: Vec<T>, swaps: usize, seed: u64) -> Vec<T> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let n = v.len();
-    for _ in 0..swaps {
-        v.swap(rng.random_range(0..n), rng.random_range(0..n));
-    }
-    v
-}
-
 /// Every shape of the grid at one length.
 fn grid_row(pools: &Pools, len: usize) {
     let random = random(len, 42);
-    cell(pools, "u64 random", &random);
-    let few: Vec<u64> = random.iter().map(|x| x % 16).collect();
-    cell(pools, "u64 16 distinct", &few);
-    let mut sorted = random.clone();
-    sorted.sort_unstable();
-    cell(pools, "u64 sorted", &sorted);
-    let reversed: Vec<u64> = sorted.iter().rev().copied().collect();
-    cell(pools, "u64 reversed", &reversed);
-    // Ascending runs of about 1000 with 1% of the elements moved at random.
-    let runs: Vec<u64> = random
-        .chunks(1000)
-        .flat_map(|c| {
-            let mut c = c.to_vec();
-            c.sort_unstable();
-            c
-        })
-        .collect();
-    let runs = with_swaps(runs, len / 200, 7);
-    cell(pools, "u64 runs+noise", &runs);
-    let pairs: Vec<(u32, u32)> = random
-        .iter()
-        .map(|&x| ((x >> 32) as u32 % 1024, x as u32))
-        .collect();
-    cell(pools, "(u32,u32)", &pairs);
-    let floats: Vec<Float> = random
-        .iter()
-        .map(|&x| Float((x as i64) as f64 * 1e-9))
-        .collect();
-    cell(pools, "f64 total_cmp", &floats);
+    for (name, input) in sort_grid::u64_shapes(&random) {
+        cell(pools, &format!("u64 {name}"), &input);
+    }
+    cell(pools, "(u32,u32)", &sort_grid::pairs(&random));
+    cell(pools, "f64 total_cmp", &sort_grid::floats(&random));
     if len <= 1_000_000 {
-        let strings: Vec<String> = random.iter().map(|x| x.to_string()).collect();
-        cell(pools, "String", &strings);
-        let structs: Vec<[u64; 8]> = random
-            .iter()
-            .map(|&x| [x % 64, x, 1, 2, 3, 4, 5, 6])
-            .collect();
-        cell(pools, "64-byte", &structs);
+        cell(pools, "String", &sort_grid::strings(&random));
+        cell(pools, "64-byte", &sort_grid::structs(&random));
     }
 }
 

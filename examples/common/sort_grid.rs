@@ -1,0 +1,97 @@
+//! The inputs of the sort grid, shared by `examples/sort_compare.rs` and
+//! `benches/sort.rs`: random `u64`s from a fixed seed and the shapes made from
+//! them.
+
+use std::cmp::Ordering;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+/// An `f64` ordered by `total_cmp`.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Float(pub f64);
+
+impl Eq for Float {}
+
+impl PartialOrd for Float {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Float {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// `len` random `u64`s from `seed`.
+pub fn random(len: usize, seed: u64) -> Vec<u64> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..len).map(|_| rng.random()).collect()
+}
+
+/// `v` with about `swaps` random pairs swapped.
+pub fn with_swaps<T>(mut v: Vec<T>, swaps: usize, seed: u64) -> Vec<T> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let n = v.len();
+    for _ in 0..swaps {
+        v.swap(rng.random_range(0..n), rng.random_range(0..n));
+    }
+    v
+}
+
+/// The `u64` shapes made from `random`: itself, 16 distinct values, sorted,
+/// reversed, and ascending runs of about 1000 with 1% of the elements moved at
+/// random.
+pub fn u64_shapes(random: &[u64]) -> Vec<(&'static str, Vec<u64>)> {
+    let few: Vec<u64> = random.iter().map(|x| x % 16).collect();
+    let mut sorted = random.to_vec();
+    sorted.sort_unstable();
+    let reversed: Vec<u64> = sorted.iter().rev().copied().collect();
+    let runs: Vec<u64> = random
+        .chunks(1000)
+        .flat_map(|c| {
+            let mut c = c.to_vec();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    let runs = with_swaps(runs, random.len() / 200, 7);
+    vec![
+        ("random", random.to_vec()),
+        ("16 distinct", few),
+        ("sorted", sorted),
+        ("reversed", reversed),
+        ("runs+noise", runs),
+    ]
+}
+
+/// `(u32, u32)` pairs with about 1024 distinct first fields.
+pub fn pairs(random: &[u64]) -> Vec<(u32, u32)> {
+    random
+        .iter()
+        .map(|&x| ((x >> 32) as u32 % 1024, x as u32))
+        .collect()
+}
+
+/// `f64`s of both signs.
+pub fn floats(random: &[u64]) -> Vec<Float> {
+    random
+        .iter()
+        .map(|&x| Float((x as i64) as f64 * 1e-9))
+        .collect()
+}
+
+/// The numbers as decimal `String`s.
+pub fn strings(random: &[u64]) -> Vec<String> {
+    random.iter().map(|x| x.to_string()).collect()
+}
+
+/// 64-byte elements ordered by their first two fields (64 distinct first ones).
+pub fn structs(random: &[u64]) -> Vec<[u64; 8]> {
+    random
+        .iter()
+        .map(|&x| [x % 64, x, 1, 2, 3, 4, 5, 6])
+        .collect()
+}
