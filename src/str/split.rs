@@ -402,6 +402,28 @@ mod tests {
         producer.fold_with(Push(Vec::new())).complete()
     }
 
+    /// Asserts that `$split` (`fold_whole` or `split_all`) cuts `$s` as std's
+    /// splits do, in every mode (a macro: each mode takes its own pattern type).
+    macro_rules! assert_every_mode_matches_std {
+        ($split:ident, $s:expr) => {{
+            let s: &str = $s;
+            let comma = ',';
+            let split: Vec<_> = s.split(',').collect();
+            assert_eq!($split(s, Mode::Exclusive, &comma), split);
+            let inclusive: Vec<_> = s.split_inclusive(',').collect();
+            assert_eq!($split(s, Mode::Inclusive, &comma), inclusive);
+            let terminated: Vec<_> = s.split_terminator(',').collect();
+            assert_eq!($split(s, Mode::Terminator, &comma), terminated);
+            let words: Vec<_> = s.split_whitespace().collect();
+            assert_eq!($split(s, Mode::Whitespace, &char::is_whitespace), words);
+            let ascii_words: Vec<_> = s.split_ascii_whitespace().collect();
+            let is_space = |c: char| c.is_ascii_whitespace();
+            assert_eq!($split(s, Mode::AsciiWhitespace, &is_space), ascii_words);
+            let lines: Vec<_> = s.lines().collect();
+            assert_eq!($split(s, Mode::Lines, &'\n'), lines);
+        }};
+    }
+
     #[test]
     fn long_leaves_folded_in_runs_match_std() {
         let alphabet = [
@@ -426,23 +448,11 @@ mod tests {
         }
         for s in &texts {
             let s = s.as_str();
-            let comma = ',';
+            assert_every_mode_matches_std!(fold_whole, s);
             let char_set = [',', '\u{3000}'];
-            let split: Vec<_> = s.split(',').collect();
-            assert_eq!(fold_whole(s, Mode::Exclusive, &comma), split);
             let split: Vec<_> = s.split(&char_set[..]).collect();
             assert_eq!(fold_whole(s, Mode::Exclusive, &&char_set[..]), split);
-            let inclusive: Vec<_> = s.split_inclusive(',').collect();
-            assert_eq!(fold_whole(s, Mode::Inclusive, &comma), inclusive);
-            let terminated: Vec<_> = s.split_terminator(',').collect();
-            assert_eq!(fold_whole(s, Mode::Terminator, &comma), terminated);
             let words: Vec<_> = s.split_whitespace().collect();
-            assert_eq!(fold_whole(s, Mode::Whitespace, &char::is_whitespace), words);
-            let ascii_words: Vec<_> = s.split_ascii_whitespace().collect();
-            let is_space = |c: char| c.is_ascii_whitespace();
-            assert_eq!(fold_whole(s, Mode::AsciiWhitespace, &is_space), ascii_words);
-            let lines: Vec<_> = s.lines().collect();
-            assert_eq!(fold_whole(s, Mode::Lines, &'\n'), lines);
             assert_eq!(split_all(s, Mode::Whitespace, &char::is_whitespace), words);
         }
     }
@@ -453,24 +463,7 @@ mod tests {
         for n in 0..300usize {
             let s: String = (0..n % 23).map(|i| alphabet[(i * i + n) % 8]).collect();
             let s = s.as_str();
-            let comma = ',';
-            assert_eq!(
-                split_all(s, Mode::Exclusive, &comma),
-                s.split(',').collect::<Vec<_>>()
-            );
-            let inclusive: Vec<_> = s.split_inclusive(',').collect();
-            assert_eq!(split_all(s, Mode::Inclusive, &comma), inclusive);
-            let terminated: Vec<_> = s.split_terminator(',').collect();
-            assert_eq!(split_all(s, Mode::Terminator, &comma), terminated);
-            let words: Vec<_> = s.split_whitespace().collect();
-            assert_eq!(split_all(s, Mode::Whitespace, &char::is_whitespace), words);
-            let ascii_words: Vec<_> = s.split_ascii_whitespace().collect();
-            let is_space = |c: char| c.is_ascii_whitespace();
-            assert_eq!(split_all(s, Mode::AsciiWhitespace, &is_space), ascii_words);
-            assert_eq!(
-                split_all(s, Mode::Lines, &'\n'),
-                s.lines().collect::<Vec<_>>()
-            );
+            assert_every_mode_matches_std!(split_all, s);
         }
     }
 }
