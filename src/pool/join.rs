@@ -211,6 +211,7 @@ where
         match worker.take_local_job() {
             Some(job) if job.id() == job_b_id => {
                 // Nobody stole B: run it here, without the latch.
+                worker.note_publish_taken(false);
                 return job_b.run_inline(injected);
             }
             // A job `oper_a` left behind (a `spawn`): run it to get back down to B.
@@ -222,6 +223,7 @@ where
             }
         }
     }
+    worker.note_publish_taken(true);
     job_b.take_result()
 }
 

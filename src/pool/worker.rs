@@ -86,6 +86,10 @@ pub(crate) struct WorkerThread {
     high_water: Cell<usize>,
     /// When this worker last published a frame on request or at a job's start.
     last_publish: Cell<Option<Instant>>,
+    /// Whether a thief took the last join frame this worker published (rather than
+    /// the worker taking it back itself): the first frame of its next job is then
+    /// published at once, without waiting out `PUBLISH_INTERVAL`.
+    publish_taken: Cell<bool>,
     /// When this worker last started a job from its main loop (the age of the work
     /// its waits belong to, see [`WorkerThread::find_work_waiting`]).
     outer_start: Cell<Option<Instant>>,
@@ -117,6 +121,7 @@ impl WorkerThread {
             deque,
             high_water: Cell::new(0),
             last_publish: Cell::new(None),
+            publish_taken: Cell::new(false),
             outer_start: Cell::new(None),
             index,
             rng: XorShift64Star::new(index as u64),
@@ -277,23 +282,34 @@ impl WorkerThread {
         if index == 0 {
             // The first frame of a job: published, as in eager work stealing, so that
             // pushing it wakes a sleeping worker for coarse work (unless this worker
-            // published very recently: a stream of small jobs stays on it).
-            self.publish_paced();
+            // published very recently and took that frame back itself: a stream of
+            // small jobs stays on it, while calls whose halves thieves take, such as a
+            // search that ends soon after its first split, still spread at once).
+            self.publish_paced(self.publish_taken.get());
         }
         index
     }
 
+    /// Notes whether a thief took the frame this worker published last (see
+    /// `publish_taken`).
+    #[inline]
+    pub(crate) fn note_publish_taken(&self, taken: bool) {
+        self.publish_taken.set(taken);
+    }
+
     /// Moves the oldest pending join frame to the deque if thieves have nothing of
-    /// this worker's to take and it did not publish within `PUBLISH_INTERVAL`.
-    fn publish_paced(&self) {
+    /// this worker's to take and, unless `at_once`, it did not publish within
+    /// `PUBLISH_INTERVAL`.
+    fn publish_paced(&self, at_once: bool) {
         if !self.frames().has_pending() || !self.deque.is_empty() {
             return;
         }
         let now = Instant::now();
-        if self
-            .last_publish
-            .get()
-            .is_some_and(|last| now.duration_since(last) < PUBLISH_INTERVAL)
+        if !at_once
+            && self
+                .last_publish
+                .get()
+                .is_some_and(|last| now.duration_since(last) < PUBLISH_INTERVAL)
         {
             return;
         }
@@ -550,7 +566,7 @@ impl WorkerThread {
             // stealable (a BWoS deque keeps its newest private until its owner's next
             // push or pop, which a busy owner may not do for a while).
             self.deque.grant_all();
-            self.publish_paced();
+            self.publish_paced(false);
         }
         if requests.preempt() {
             preempt::preempt_requested(self);
