@@ -435,3 +435,43 @@ fn par_bridge_pulls_no_item_past_a_short_circuit_on_one_worker() {
     assert_eq!((ours, our_pulls), (Some(5), 6));
     assert_eq!((theirs, their_pulls), (Some(5), 6));
 }
+
+#[test]
+fn walk_tree_prefix_searches_and_panics_across_runs_of_nodes() {
+    // A tree of 100,000 nodes is handed to the folder in several runs: a search stops
+    // in any of them with the sequential answer, and a panic of `children_of` in a
+    // later run reaches the caller.
+    let n = 100_000;
+    let mut order = Vec::new();
+    prefix_seq(0, n, &mut order);
+    for pool in pools() {
+        for &at in &[1, 1023, 1024, 1025, 5000, n / 2, n - 1] {
+            let target = order[at];
+            // The first node in prefix order at or above the target: many nodes
+            // match, so the search must return the earliest one.
+            let want = order.iter().copied().find(|&k| k >= target);
+            let first = pool
+                .install(|| iter::walk_tree_prefix(0, children(n)).find_first(|&k| k >= target));
+            assert_eq!(first, want, "first node at or above {target}");
+            assert!(pool.install(|| iter::walk_tree_prefix(0, children(n)).any(|k| k == target)));
+            let found =
+                pool.install(|| iter::walk_tree_prefix(0, children(n)).find_any(|&k| k == target));
+            assert_eq!(found, Some(target));
+        }
+        let panicking = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.install(|| {
+                iter::walk_tree_prefix(0usize, |&k: &usize| {
+                    assert!(k != 90_000, "children of node 90000");
+                    children(n)(&k)
+                })
+                .count()
+            })
+        }));
+        let message = panicking.expect_err("the panic reaches the caller");
+        let text = message
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| message.downcast_ref::<&str>().copied());
+        assert_eq!(text, Some("children of node 90000"));
+    }
+}

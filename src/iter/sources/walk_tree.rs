@@ -245,14 +245,54 @@ where
     F: Folder<S>,
 {
     let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        stack.extend(children_of(&node).into_iter().rev());
-        folder = folder.consume(node);
+    while !stack.is_empty() {
+        // The nodes go to the folder in runs of a known greatest length, so that the
+        // pool's safe points come between runs rather than being counted node by node.
+        folder = folder.consume_iter(PrefixRun {
+            stack: &mut stack,
+            children_of,
+            left: PREFIX_RUN,
+        });
         if folder.full() {
             break;
         }
     }
     folder
+}
+
+/// Nodes of a prefix walk handed to a folder at once, at most.
+const PREFIX_RUN: usize = 1024;
+
+/// The next nodes of a prefix walk, at most `left` of them: each node's children are
+/// pushed (in reverse) when the node is yielded, as in [`prefix_walk`]'s loop.
+struct PrefixRun<'a, S, B> {
+    stack: &'a mut Vec<S>,
+    children_of: &'a B,
+    left: usize,
+}
+
+impl<S, B, I> Iterator for PrefixRun<'_, S, B>
+where
+    B: Fn(&S) -> I,
+    I: IntoIterator<Item = S, IntoIter: DoubleEndedIterator>,
+{
+    type Item = S;
+
+    #[inline]
+    fn next(&mut self) -> Option<S> {
+        if self.left == 0 {
+            return None;
+        }
+        let node = self.stack.pop()?;
+        self.left -= 1;
+        self.stack
+            .extend((self.children_of)(&node).into_iter().rev());
+        Some(node)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left.min(self.stack.len()), Some(self.left))
+    }
 }
 
 /// Yields each tree of `forest` in postfix order, then `after` (expanded nodes, kept
