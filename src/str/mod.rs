@@ -14,6 +14,7 @@
 //! ```
 
 mod chars;
+mod classes;
 pub(crate) mod drain;
 mod matches;
 mod pattern;
