@@ -172,10 +172,12 @@ impl<T> Folder<T> for ListFolder<T> {
         self
     }
 
-    /// A run of items links in std's own loop, the list held in place (a generic
-    /// `fold` moved it in and out of its closure for every item).
+    /// A run of items links in one loop, the list held in place (a generic `fold`
+    /// moved it in and out of its closure for every item).
     fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
-        self.0.extend(iter);
+        for item in iter {
+            self.0.push_back(item);
+        }
         self
     }
 
