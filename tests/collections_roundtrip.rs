@@ -217,6 +217,14 @@ fn linked_list_and_vec_deque_collect_in_order() {
         let list: LinkedList<usize> = (0..len).into_par_iter().filter(|x| x % 3 != 0).collect();
         let seq: LinkedList<usize> = (0..len).filter(|x| x % 3 != 0).collect();
         assert_eq!(list, seq);
+        let pairs: LinkedList<(usize, usize)> =
+            (0..len).into_par_iter().map(|i| (i % 10, i)).collect();
+        assert!(
+            pairs.iter().eq((0..len)
+                .map(|i| (i % 10, i))
+                .collect::<LinkedList<_>>()
+                .iter())
+        );
         assert_eq!(
             list.par_iter().collect::<Vec<_>>(),
             seq.iter().collect::<Vec<_>>()

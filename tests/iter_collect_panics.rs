@@ -4,6 +4,7 @@
 
 mod common;
 
+use std::collections::LinkedList;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::cases::pools;
@@ -52,6 +53,16 @@ fn collect_in_place_drops_what_was_written() {
 fn collect_in_pieces_drops_what_was_gathered() {
     check_panic_safety(|make| {
         let _: Vec<Tracked> = Unindexed((0..LEN).into_par_iter()).map(make).collect();
+    });
+}
+
+#[test]
+fn collect_into_a_linked_list_drops_what_was_linked() {
+    check_panic_safety(|make| {
+        let _: LinkedList<Tracked> = (0..LEN).into_par_iter().map(make).collect();
+    });
+    check_panic_safety(|make| {
+        let _: LinkedList<Tracked> = Unindexed((0..LEN).into_par_iter()).map(make).collect();
     });
 }
 

@@ -4,8 +4,9 @@
 use proptest::prelude::*;
 use prorata::prelude::*;
 
-const ALPHABET: [&str; 10] = [
-    "a", ",", " ", "\n", "\r\n", "é", "中", "𝄞", "\u{3000}", ",,",
+const ALPHABET: [&str; 16] = [
+    "a", ",", " ", "\n", "\r\n", "é", "中", "𝄞", "\u{3000}", ",,", "\t", "\u{b}", "\u{a0}", "¢",
+    "\u{2028}", "\u{2010}",
 ];
 
 fn texts() -> impl Strategy<Value = String> {
@@ -22,6 +23,10 @@ proptest! {
         pool.install(|| {
             let got: Vec<&str> = s.par_split(',').collect();
             prop_assert_eq!(got, s.split(',').collect::<Vec<_>>());
+            let got: Vec<&str> = s.par_split([',', '\u{a0}', '𝄞']).collect();
+            prop_assert_eq!(got, s.split([',', '\u{a0}', '𝄞']).collect::<Vec<_>>());
+            let got: Vec<&str> = s.par_split_terminator(&[',', '中'][..]).collect();
+            prop_assert_eq!(got, s.split_terminator(&[',', '中'][..]).collect::<Vec<_>>());
             let got: Vec<&str> = s.par_split_terminator('中').collect();
             prop_assert_eq!(got, s.split_terminator('中').collect::<Vec<_>>());
             let got: Vec<&str> = s.par_split_inclusive(['\n', '𝄞']).collect();

@@ -1,8 +1,8 @@
 //! Parallel iterators over strings: [`ParallelString`], Rayon's `str` methods.
 //!
 //! A string is cut at char boundaries (for the per-char iterators) or at a match of
-//! the pattern (for the splits); each piece runs std's sequential method, so the items
-//! are exactly std's, in std's order.
+//! the pattern (for the splits); each piece runs std's sequential method, or a search
+//! of its own that gives the same items, so the items are exactly std's, in std's order.
 //!
 //! ```
 //! use prorata::prelude::*;
@@ -14,6 +14,7 @@
 //! ```
 
 mod chars;
+mod classes;
 pub(crate) mod drain;
 mod matches;
 mod pattern;

@@ -31,6 +31,13 @@ pub(super) mod sealed {
         fn as_char(&self) -> Option<char> {
             None
         }
+
+        /// The pattern as a set of chars, when it is one: those can be searched
+        /// byte by byte.
+        #[inline]
+        fn char_set(&self) -> Option<&[char]> {
+            None
+        }
     }
 }
 
@@ -54,6 +61,11 @@ impl MatchChar for &[char] {
     fn is_match(&self, c: char) -> bool {
         self.contains(&c)
     }
+
+    #[inline]
+    fn char_set(&self) -> Option<&[char]> {
+        Some(&self[..])
+    }
 }
 impl Pattern for &[char] {}
 
@@ -62,6 +74,11 @@ impl<const N: usize> MatchChar for [char; N] {
     fn is_match(&self, c: char) -> bool {
         self.contains(&c)
     }
+
+    #[inline]
+    fn char_set(&self) -> Option<&[char]> {
+        Some(&self[..])
+    }
 }
 impl<const N: usize> Pattern for [char; N] {}
 
@@ -69,6 +86,11 @@ impl<const N: usize> MatchChar for &[char; N] {
     #[inline]
     fn is_match(&self, c: char) -> bool {
         self.contains(&c)
+    }
+
+    #[inline]
+    fn char_set(&self) -> Option<&[char]> {
+        Some(&self[..])
     }
 }
 impl<const N: usize> Pattern for &[char; N] {}

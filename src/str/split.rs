@@ -4,9 +4,11 @@
 //! Every pattern matches a single char, so a string cut around one match `m` splits
 //! as its two sides do: `split(a + m + b) == split(a) ++ split(b)`, and likewise with
 //! `m` kept at the end of the left side for the inclusive splits. The producer cuts
-//! at a match near the middle and runs std's sequential method on each piece.
+//! at a match near the middle and runs std's sequential method on each piece, or, for
+//! whitespace and char sets, a byte-by-byte search that gives the same pieces.
 
 use super::Pattern;
+use super::classes::{ByteClasses, ClassSplit, ClassWords, WHITESPACE};
 use super::pattern::with_std_pattern;
 use super::pieces::middle_boundary;
 use crate::iter::plumbing::*;
@@ -24,7 +26,7 @@ enum Mode {
     /// `lines`: cut like `Inclusive` on `'\n'`, each piece runs `str::lines`.
     Lines,
     /// `split_whitespace`: cut at whitespace (a piece's ends need no care: empty
-    /// words are dropped), each piece runs std's own method.
+    /// words are dropped), each piece searched byte by byte.
     Whitespace,
     /// `split_ascii_whitespace`: the same at ASCII whitespace; std's method searches
     /// bytes, not chars.
@@ -45,6 +47,17 @@ struct SplitProducer<'ch, 'p, P> {
     last: bool,
     /// True when the piece is known to hold no usable match.
     clean: bool,
+    /// The pattern's byte classes, when it is a char set and the mode is a plain split.
+    classes: Option<&'p ByteClasses>,
+}
+
+/// The byte classes of `pattern` when it is a char set and `mode` splits at it plainly
+/// (a single char keeps std's search, which is faster still).
+fn set_classes<P: Pattern>(pattern: &P, mode: Mode) -> Option<ByteClasses> {
+    match mode {
+        Mode::Exclusive | Mode::Terminator => pattern.char_set().map(ByteClasses::of_chars),
+        _ => None,
+    }
 }
 
 fn drive<'ch, P, C>(chars: &'ch str, pattern: &P, mode: Mode, consumer: C) -> C::Result
@@ -52,12 +65,14 @@ where
     P: Pattern,
     C: UnindexedConsumer<&'ch str>,
 {
+    let classes = set_classes(pattern, mode);
     let producer = SplitProducer {
         piece: chars,
         pattern,
         mode,
         last: true,
         clean: false,
+        classes: classes.as_ref(),
     };
     bridge_unindexed(producer, consumer)
 }
@@ -168,6 +183,12 @@ impl<'ch, P: Pattern> SplitProducer<'ch, '_, P> {
                 with_std_pattern!(self.pattern, |pat| folder
                     .consume_iter(Bounded::new(run, run.split_terminator(pat))))
             }
+            // A char set searched byte by byte (std decodes and tests every char).
+            Mode::Exclusive | Mode::Terminator if self.classes.is_some() => {
+                let classes = self.classes.unwrap();
+                let is_match = |c| self.pattern.is_match(c);
+                folder.consume_iter(Bounded::new(run, ClassSplit::new(run, classes, is_match)))
+            }
             Mode::Exclusive | Mode::Terminator => {
                 with_std_pattern!(self.pattern, |pat| folder
                     .consume_iter(Bounded::new(run, run.split(pat))))
@@ -177,11 +198,9 @@ impl<'ch, P: Pattern> SplitProducer<'ch, '_, P> {
                     .consume_iter(Bounded::new(run, run.split_inclusive(pat))))
             }
             Mode::Lines => folder.consume_iter(Bounded::new(run, run.lines())),
-            // std's own definition of `split_whitespace`, which searches faster than
-            // its `SplitWhitespace` does.
             Mode::Whitespace => folder.consume_iter(Bounded::new(
                 run,
-                run.split(char::is_whitespace).filter(|w| !w.is_empty()),
+                ClassWords::new(run, &WHITESPACE, char::is_whitespace),
             )),
             Mode::AsciiWhitespace => {
                 folder.consume_iter(Bounded::new(run, run.split_ascii_whitespace()))
@@ -363,12 +382,14 @@ mod tests {
 
     fn split_all<'ch>(s: &'ch str, mode: Mode, pattern: &impl Pattern) -> Vec<&'ch str> {
         let mut got = Vec::new();
+        let classes = set_classes(pattern, mode);
         let producer = SplitProducer {
             piece: s,
             pattern,
             mode,
             last: true,
             clean: false,
+            classes: classes.as_ref(),
         };
         split_fully(producer, &mut got);
         got
@@ -392,12 +413,14 @@ mod tests {
 
     /// Folds `s` whole, as one leaf: in runs when it is long.
     fn fold_whole<'ch>(s: &'ch str, mode: Mode, pattern: &impl Pattern) -> Vec<&'ch str> {
+        let classes = set_classes(pattern, mode);
         let producer = SplitProducer {
             piece: s,
             pattern,
             mode,
             last: true,
             clean: false,
+            classes: classes.as_ref(),
         };
         producer.fold_with(Push(Vec::new())).complete()
     }
@@ -452,6 +475,10 @@ mod tests {
             let char_set = [',', '\u{3000}'];
             let split: Vec<_> = s.split(&char_set[..]).collect();
             assert_eq!(fold_whole(s, Mode::Exclusive, &&char_set[..]), split);
+            assert_eq!(split_all(s, Mode::Exclusive, &char_set), split);
+            let terminated: Vec<_> = s.split_terminator(&char_set[..]).collect();
+            assert_eq!(fold_whole(s, Mode::Terminator, &char_set), terminated);
+            assert_eq!(split_all(s, Mode::Terminator, &&char_set), terminated);
             let words: Vec<_> = s.split_whitespace().collect();
             assert_eq!(split_all(s, Mode::Whitespace, &char::is_whitespace), words);
         }
