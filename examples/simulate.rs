@@ -38,7 +38,14 @@
 //! ```text
 //! cargo run --release --example simulate -- [--seconds N] [--cores 8,64,256]
 //!     [--shares 10,100,1000] [--workload steady,server] [--policy stride,lottery,multi]
+//!     [--digest on]
 //! ```
+//!
+//! With `--digest on`, each line ends with a hash of every decision the allocator
+//! made (the workers each call granted a core or asked to give theirs back) and of
+//! every share's part at every step, and the number of decisions (warm-up
+//! included): two versions of the allocator that print the same digests made the
+//! same decisions.
 
 use std::time::Instant;
 
@@ -136,17 +143,54 @@ struct Sim {
     worst_rel: f64,
     rel_windows: usize,
     measuring: bool,
+    /// Every decision and part so far (see `--digest`).
+    digest: Digest,
+    /// Decisions so far, warm-up included.
+    decisions: u64,
 }
 
-/// Times one allocator call.
+/// Times one allocator call, and adds what it returned to the digest.
 macro_rules! timed {
     ($sim:expr, $call:expr) => {{
         let t = Instant::now();
         let r = $call;
         let dt = t.elapsed().as_nanos() as u32;
         $sim.costs.push(dt);
+        Decision::digest(&r, &mut $sim.digest);
+        $sim.decisions += 1;
         r
     }};
+}
+
+/// What an allocator call returned, as it enters the digest.
+trait Decision {
+    fn digest(&self, digest: &mut Digest);
+}
+
+impl Decision for () {
+    fn digest(&self, digest: &mut Digest) {
+        digest.add(u64::MAX);
+    }
+}
+
+impl Decision for Vec<SimWorker> {
+    fn digest(&self, digest: &mut Digest) {
+        digest.add(self.len() as u64);
+        for w in self {
+            digest.add(w.index() as u64);
+        }
+    }
+}
+
+/// FNV-1a over 64-bit words: a hash of a run's decisions.
+struct Digest(u64);
+
+impl Digest {
+    fn add(&mut self, word: u64) {
+        for byte in word.to_le_bytes() {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01B3);
+        }
+    }
 }
 
 impl Sim {
@@ -176,6 +220,8 @@ impl Sim {
             worst_rel: 0.0,
             rel_windows: 0,
             measuring: false,
+            digest: Digest(0xCBF2_9CE4_8422_2325),
+            decisions: 0,
         };
         for _ in 0..sim.cfg.shares {
             sim.arrive();
@@ -294,6 +340,7 @@ impl Sim {
             q.got += holding.count() as u64 * STEP;
             if self.alloc.is_live(q.share) {
                 q.part += self.alloc.part(q.share) * STEP as f64;
+                self.digest.add(self.alloc.part(q.share).to_bits());
             }
         }
         self.now += STEP;
@@ -416,7 +463,7 @@ impl Sim {
         self.alloc.check();
     }
 
-    fn report(&mut self) {
+    fn report(&mut self, digest: bool) {
         let policy = match self.cfg.policy {
             SharePolicy::Stride => "stride",
             SharePolicy::Lottery => "lottery",
@@ -460,6 +507,12 @@ impl Sim {
             f64::from(p99) / 1e3,
             per_second * ns / 1e9,
         );
+        if digest {
+            println!(
+                "     digest {:016x} of {} decisions",
+                self.digest.0, self.decisions
+            );
+        }
     }
 }
 
@@ -482,6 +535,7 @@ fn main() {
     let mut shares = vec![10, 100, 1000];
     let mut workloads = vec![Workload::Flat, Workload::Steady, Workload::Server];
     let mut policies = vec![SharePolicy::Stride];
+    let mut digest = false;
     let argv: Vec<String> = std::env::args().skip(1).collect();
     for pair in argv.chunks(2) {
         let value = pair.get(1).map(String::as_str).unwrap_or("");
@@ -510,6 +564,7 @@ fn main() {
                     })
                     .collect()
             }
+            "--digest" => digest = value == "on",
             other => panic!("unknown option {other}"),
         }
     }
@@ -537,7 +592,7 @@ fn main() {
                         seconds,
                     });
                     sim.run();
-                    sim.report();
+                    sim.report(digest);
                 }
             }
         }

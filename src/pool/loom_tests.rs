@@ -265,16 +265,15 @@ fn loom_lock_latch_wakes_its_waiter() {
     });
 }
 /// A worker of a retiring pool looks for the job (an atomic flag) and takes it, or
-/// retires (`retire`: at once, with no timeout, the most racy case) and returns
-/// `true`.
+/// retires after `retire` asleep (`None`: never; zero: at once, the most racy
+/// case) and returns `true`.
 fn search(
     sleep: &Sleep,
     latch: &CoreLatch,
     job: &AtomicBool,
     taken: &loom::sync::atomic::AtomicUsize,
-    retire: bool,
+    retire: Option<std::time::Duration>,
 ) -> bool {
-    let retire = retire.then_some(std::time::Duration::ZERO);
     let mut idle = sleep.start_looking(0).retiring_after(retire);
     loop {
         // (A compare-exchange, not a swap: loom 0.7 loses a concurrent store
@@ -316,7 +315,7 @@ impl Pool {
         );
         let t = thread::spawn(move || {
             latch.wake_up();
-            search(&sleep, &latch, &job, &taken, false);
+            search(&sleep, &latch, &job, &taken, None);
         });
         self.restarted.lock().unwrap().push(t);
     }
@@ -331,7 +330,21 @@ impl Pool {
 /// worker asleep forever).
 #[test]
 fn loom_a_retiring_worker_never_strands_a_job() {
-    loom::model(|| {
+    retiring_worker_model(false);
+}
+
+/// The same race for a spare thread (one its bounded pool would not start now):
+/// it retires as soon as it blocks, long before its idle time, through the same
+/// step as a retirement at the end of the idle time.
+#[test]
+fn loom_a_spare_worker_retiring_at_once_never_strands_a_job() {
+    retiring_worker_model(true);
+}
+
+/// The worker retires at once: with no timeout, or (`spare`) with a long one and
+/// the spare gate saying yes.
+fn retiring_worker_model(spare: bool) {
+    loom::model(move || {
         let pool: std::sync::Arc<std::sync::OnceLock<Pool>> = Default::default();
         let weak = std::sync::Arc::downgrade(&pool);
         let restart = move |_: usize| {
@@ -342,7 +355,12 @@ fn loom_a_retiring_worker_never_strands_a_job() {
             }
             true
         };
-        let sleep = std::sync::Arc::new(Sleep::new(1).with_restart(Box::new(restart)));
+        let mut sleep = Sleep::new(1).with_restart(Box::new(restart));
+        if spare {
+            sleep = sleep.with_spare_gate(Box::new(|| true));
+        }
+        let sleep = std::sync::Arc::new(sleep);
+        let idle = std::time::Duration::from_secs(if spare { 3600 } else { 0 });
         let p = Pool {
             sleep,
             latch: Arc::new(CoreLatch::new()),
@@ -358,7 +376,7 @@ fn loom_a_retiring_worker_never_strands_a_job() {
             job.store(true, Ordering::Release); // the push
             sleep.new_injected_jobs(1, true);
         });
-        if search(&p.sleep, &p.latch, &p.job, &p.taken, true)
+        if search(&p.sleep, &p.latch, &p.job, &p.taken, Some(idle))
             && p.handoff.park((), || false).is_some()
         {
             // A restart came before the deque was back: this thread starts the next.

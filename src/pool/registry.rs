@@ -120,6 +120,8 @@ impl Registry {
                     let gate_me = me.clone();
                     let gate =
                         move |start| gate_me.upgrade().is_none_or(|r| r.may_run_thread(start));
+                    let spare_me = me.clone();
+                    let spare = move || spare_me.upgrade().is_some_and(|r| r.thread_is_spare());
                     let me = me.clone();
                     let restart = move |index: usize| match me.upgrade() {
                         Some(r) => r.retire.as_ref().expect("retiring").restart(&r, index),
@@ -127,8 +129,9 @@ impl Registry {
                     };
                     let deques = deques.take().expect("taken once");
                     let retirement = Retirement::new(spec, deques);
-                    let sleep =
-                        Sleep::retiring(n, Box::new(restart)).with_start_gate(Box::new(gate));
+                    let sleep = Sleep::retiring(n, Box::new(restart))
+                        .with_start_gate(Box::new(gate))
+                        .with_spare_gate(Box::new(spare));
                     (sleep, Some(retirement))
                 }
             };
@@ -188,6 +191,15 @@ impl Registry {
         }
         let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
         self.shares.may_start_thread(live)
+    }
+
+    /// Whether the worker about to block on this thread (of this retiring pool) is
+    /// a thread its share would not start now: the others are enough. Never the
+    /// last one (a share in flight keeps a thread). Two workers that ask at once
+    /// may both retire; the next work then starts one again.
+    fn thread_is_spare(&self) -> bool {
+        let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
+        live >= 2 && !self.shares.may_start_thread(live - 1)
     }
 
     /// Queues a job from outside the pool and wakes a worker if needed.

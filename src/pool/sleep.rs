@@ -100,6 +100,10 @@ pub(crate) type Restart = Box<dyn Fn(usize) -> bool + Send + Sync>;
 /// [`Sleep::with_start_gate`].
 pub(crate) type StartGate = Box<dyn Fn(bool) -> bool + Send + Sync>;
 
+/// Asked when a worker of a pool whose workers retire is about to block: whether
+/// its thread is one the pool would not start now (see [`Sleep::with_spare_gate`]).
+pub(crate) type SpareGate = Box<dyn Fn() -> bool + Send + Sync>;
+
 /// The sleep state of a pool.
 pub(crate) struct Sleep {
     counters: AtomicU64,
@@ -111,6 +115,9 @@ pub(crate) struct Sleep {
     /// Set for a pool whose threads are bounded (a share's): asked before new
     /// work restarts a retired worker.
     start_gate: Option<StartGate>,
+    /// Set for a pool whose threads are bounded (a share's): asked before a
+    /// worker blocks, whether it retires at once.
+    spare_gate: Option<SpareGate>,
     /// Workers asleep in their main loop retire now, whatever their timeout.
     retire_now: std::sync::atomic::AtomicBool,
     /// Idle workers go to sleep without rounds of yielding (see
@@ -194,6 +201,7 @@ impl Sleep {
                 .collect(),
             restart: None,
             start_gate: None,
+            spare_gate: None,
             retire_now: std::sync::atomic::AtomicBool::new(false),
             prompt: std::sync::atomic::AtomicBool::new(false),
         }
@@ -345,16 +353,27 @@ impl Sleep {
         } else {
             *bed = Bed::Blocked;
             super::stats::note_current(crate::trace::Kind::SleepStart, 0);
+            // A thread the pool would not start now (its share runs on fewer cores
+            // than it has threads, and may get no more) retires at once rather
+            // than after its idle time, and does not nap as the sentinel below:
+            // otherwise a thread that a share started while it could use it stays
+            // as long as the share keeps another one busy (the sentinel's naps
+            // never reach the idle time), whatever the share holds now.
+            let spare =
+                idle.retire_after.is_some() && self.spare_gate.as_ref().is_some_and(|gate| gate());
             // While another worker runs, one sleeper naps instead: a busy worker's
             // pending join frames wake nobody (see `frames.rs`), so without it a worker
             // that blocks in user code on work still pending in its frames, with
             // every other worker asleep, would wait for ever.
             let someone_runs = (inactive(c) as usize) < self.states.len();
-            if someone_runs && !self.sentinel.swap(true, Ordering::AcqRel) {
+            if !spare && someone_runs && !self.sentinel.swap(true, Ordering::AcqRel) {
                 bed = self.nap(state, bed, idle);
                 self.sentinel.store(false, Ordering::Release);
             }
-            let deadline = idle.retire_after.map(|d| Instant::now() + d);
+            let deadline = idle
+                .retire_after
+                .map(|d| if spare { Duration::ZERO } else { d })
+                .map(|d| Instant::now() + d);
             while *bed == Bed::Blocked {
                 match deadline {
                     None => {
@@ -505,6 +524,16 @@ impl Sleep {
     /// [`Sleep::wake_any_threads`]).
     pub(crate) fn with_start_gate(mut self, gate: StartGate) -> Self {
         self.start_gate = Some(gate);
+        self
+    }
+
+    /// Before a worker of a retiring pool blocks, `gate()` is asked whether its
+    /// thread is one too many (one the pool would not start now): it then retires
+    /// at once instead of after its idle time. Retiring is the same step as after
+    /// the idle time, so no wake-up is lost: a retired worker is still counted
+    /// asleep, and waking it restarts it.
+    pub(crate) fn with_spare_gate(mut self, gate: SpareGate) -> Self {
+        self.spare_gate = Some(gate);
         self
     }
 

@@ -33,14 +33,28 @@ use std::collections::BinaryHeap;
 
 use super::allocator::View;
 
+/// What the ledger keeps of one share, together, since a choice of a waiter reads
+/// all three for each waiting share.
+#[derive(Debug, Clone, Copy)]
+struct Ledger {
+    pass: f64,
+    /// The share's entitlement, 0 while it does not compete.
+    ent: f64,
+    /// Its reach ([`Stride::reach`]), computed when its entitlement changes.
+    reach: f64,
+}
+
+impl Ledger {
+    const RESET: Ledger = Ledger {
+        pass: 0.0,
+        ent: 0.0,
+        reach: f64::INFINITY,
+    };
+}
+
 #[derive(Debug, Default)]
 pub(crate) struct Stride {
-    pass: Vec<f64>,
-    /// The share's entitlement, 0 while it does not compete.
-    ent: Vec<f64>,
-    /// Each share's reach ([`Stride::reach`]), computed when its entitlement
-    /// changes.
-    reaches: Vec<f64>,
+    slots: Vec<Ledger>,
     /// `pass - global` saved when the share went inactive.
     remain: Vec<f64>,
     global: f64,
@@ -77,27 +91,28 @@ impl Stride {
     }
 
     pub(crate) fn resize(&mut self, slots: usize) {
-        self.pass.resize(slots, 0.0);
-        self.ent.resize(slots, 0.0);
-        self.reaches.resize(slots, f64::INFINITY);
+        self.slots.resize(slots, Ledger::RESET);
         self.remain.resize(slots, 0.0);
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
         self.extremes_stale = true;
-        self.pass[slot] = 0.0;
+        self.slots[slot] = Ledger::RESET;
         self.remain[slot] = 0.0;
-        self.ent[slot] = 0.0;
-        self.reaches[slot] = f64::INFINITY;
     }
 
     /// The pass of `slot`: its virtual time.
     pub(crate) fn pass(&self, slot: usize) -> f64 {
-        let pass = self.pass[slot];
-        if self.ent[slot] > 0.0 {
-            pass.max(self.floor - self.reach(slot))
+        self.pass_of(&self.slots[slot])
+    }
+
+    /// The pass of a share's ledger entry, raised to the pending bound.
+    #[inline]
+    fn pass_of(&self, l: &Ledger) -> f64 {
+        if l.ent > 0.0 {
+            l.pass.max(self.floor - l.reach)
         } else {
-            pass
+            l.pass
         }
     }
 
@@ -107,8 +122,8 @@ impl Stride {
         if self.floor == f64::NEG_INFINITY {
             return;
         }
-        for s in 0..self.pass.len() {
-            self.pass[s] = self.pass(s);
+        for s in 0..self.slots.len() {
+            self.slots[s].pass = self.pass(s);
         }
         self.floor = f64::NEG_INFINITY;
     }
@@ -125,7 +140,7 @@ impl Stride {
     /// Number of slots.
     #[cfg(test)]
     pub(crate) fn slots(&self) -> usize {
-        self.pass.len()
+        self.slots.len()
     }
 
     /// The global pass: that of an ideal share that always got exactly its due.
@@ -150,15 +165,16 @@ impl Stride {
         let mut staying = 0.0;
         for slot in 0..old.len() {
             let (o, n) = (old[slot], new[slot]);
-            self.ent[slot] = n;
-            self.reaches[slot] = self.memory + 2.0 / n;
+            let l = &mut self.slots[slot];
+            l.ent = n;
+            l.reach = self.memory + 2.0 / n;
             if o > 0.0 && n == 0.0 {
-                let distance = self.pass[slot] - g;
+                let distance = l.pass - g;
                 let kept = distance.clamp(0.0, 1.0 / o);
                 dropped += (distance - kept) * o;
                 self.remain[slot] = kept;
             } else if o > 0.0 && n > 0.0 {
-                self.pass[slot] = g + (self.pass[slot] - g) * o / n;
+                l.pass = g + (l.pass - g) * o / n;
                 staying += n;
             }
         }
@@ -167,7 +183,7 @@ impl Stride {
         }
         for slot in 0..old.len() {
             if old[slot] == 0.0 && new[slot] > 0.0 {
-                self.pass[slot] = self.global + self.remain[slot].clamp(0.0, 1.0 / new[slot]);
+                self.slots[slot].pass = self.global + self.remain[slot].clamp(0.0, 1.0 / new[slot]);
             }
         }
     }
@@ -182,10 +198,11 @@ impl Stride {
     /// at once applies them after the last, once).
     pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
         if ent > 0.0 {
-            self.pass[slot] = self.pass(slot) + quanta / ent;
-            if self.ent[slot] > 0.0 {
+            self.slots[slot].pass = self.pass(slot) + quanta / ent;
+            let l = self.slots[slot];
+            if l.ent > 0.0 {
                 // Its pass only grew: the largest distance ahead stays exact.
-                self.most_ahead = self.most_ahead.max(self.pass[slot] - self.reach(slot));
+                self.most_ahead = self.most_ahead.max(l.pass - l.reach);
             }
         }
         if total > 0.0 {
@@ -211,7 +228,7 @@ impl Stride {
     /// Computes the largest distance ahead that [`Stride::bound`] keeps: a pass
     /// over every share.
     fn measure_extremes(&mut self) {
-        let active = (0..self.pass.len()).filter(|&s| self.ent[s] > 0.0);
+        let active = (0..self.slots.len()).filter(|&s| self.slots[s].ent > 0.0);
         let ahead = active.map(|s| self.pass(s) - self.reach(s));
         self.most_ahead = ahead.fold(f64::NEG_INFINITY, f64::max);
         self.extremes_stale = false;
@@ -221,7 +238,7 @@ impl Stride {
     /// share worth a tiny part of a core waits many quanta between two of its own,
     /// which is its due, not a debt to forgive).
     fn reach(&self, slot: usize) -> f64 {
-        self.reaches[slot]
+        self.slots[slot].reach
     }
 
     /// The virtual deadline of the `held`-th core of `slot` (from 1): when its
@@ -235,11 +252,21 @@ impl Stride {
     }
 
     /// The waiting share whose next core has the earliest deadline.
+    ///
+    /// A look at every waiting share: one tight loop, since with hundreds
+    /// waiting this is the largest part of a decision.
     pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
-        let next = |s: usize| (self.deadline(s, view.holders[s] + 1, view.ent[s]), s);
-        let waiting = view.waiters.iter().map(|&s| next(s));
-        // The lowest slot among the earliest (the waiters come in no order).
-        let first = waiting.min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let (holders, ent) = (view.holders, view.ent);
+        let mut first: Option<(u64, usize)> = None;
+        for &s in view.waiters {
+            let pass = self.pass_of(&self.slots[s]);
+            let deadline = pass + f64::from(holders[s] + 1) / ent[s].max(f64::MIN_POSITIVE);
+            let key = order_key(deadline);
+            // The lowest slot among the earliest (the waiters come in no order).
+            if first.is_none_or(|(k, f)| key < k || (key == k && s < f)) {
+                first = Some((key, s));
+            }
+        }
         first.map(|(_, s)| s)
     }
 
