@@ -175,6 +175,35 @@ pub(super) unsafe fn merge_out_of_order<T, F>(
     unsafe { merge_rest(rest, usize::MAX, true, compare) };
 }
 
+/// Merges the short runs `left[..n_left]` and `right[..n_right]` into `dest`
+/// on this thread, from both ends at once, with no check of their order
+/// first: for the stable merge sort's small sort, whose runs are random.
+///
+/// # Safety
+/// As for [`par_merge`].
+pub(super) unsafe fn merge_into<T, F>(
+    left: *mut T,
+    n_left: usize,
+    right: *mut T,
+    n_right: usize,
+    dest: *mut T,
+    compare: &F,
+) where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: the caller gives these ranges to this merge alone.
+    unsafe {
+        let rest = MoveRest::new(
+            SendPtr(left),
+            n_left,
+            SendPtr(right),
+            n_right,
+            SendPtr(dest),
+        );
+        merge_bidirectional(rest, compare);
+    }
+}
+
 /// Merges what `rest` describes, splitting it in parallel above `grain`.
 /// Whatever happens (a panic here, or a half that the pool never runs because
 /// the other half panicked), every guard is dropped or finishes, so `dest`
