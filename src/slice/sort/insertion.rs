@@ -46,7 +46,10 @@ where
         let (mut lo, mut hi) = (0, i);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if is_less(compare, &v[i], &v[mid]) {
+            // SAFETY: `lo <= mid < hi <= i < v.len()`: both are in bounds
+            // (the search's checks cost a tenth of the merge sort's runs).
+            let less = unsafe { is_less(compare, v.get_unchecked(i), v.get_unchecked(mid)) };
+            if less {
                 hi = mid;
             } else {
                 lo = mid + 1;

@@ -28,15 +28,16 @@ use super::insertion::{binary_insertion_sort_from, insertion_sort};
 use super::is_less;
 use super::par_merge::{merge_out_of_order, par_merge};
 use super::raw::SendPtr;
+use super::stable_block::{BLOCK, sort_block};
 
 /// Slices this short are insertion sorted.
 const RUN_MAX: usize = 20;
 
-/// The shortest run of the sequential sort: shorter natural runs are extended
-/// to it by binary insertion, which costs about `log2 m` comparisons to
-/// insert into `m` elements (so a run of 12 costs near the `log2 12!` a sort
-/// of 12 needs at least); each merge level costs one per element.
-const MIN_RUN: usize = 12;
+/// The shortest natural run the sequential sort keeps as it is: where the
+/// runs are shorter, it sorts blocks of [`BLOCK`] elements instead. Runs
+/// of a block's length or more are worth keeping, since merging them in
+/// takes no more than the merges that sort a block.
+const MIN_RUN: usize = BLOCK;
 
 /// Sorts `v` stably in parallel; `v` is longer than the sequential cutoff.
 pub(super) fn par_merge_sort<T, F>(v: &mut [T], compare: &F)
@@ -59,8 +60,9 @@ where
 }
 
 /// Sorts `v` stably on this thread: natural runs (a strictly descending one
-/// reversed), each extended to at least [`MIN_RUN`] elements by insertion,
-/// then merged in the order powersort picks (see [`merge_runs`]).
+/// reversed) of at least [`MIN_RUN`] elements, and sorted blocks
+/// ([`sort_block`]) where the runs are shorter, then merged in the order
+/// powersort picks (see [`merge_runs`]).
 pub(super) fn seq_merge_sort<T, F>(v: &mut [T], compare: &F)
 where
     T: Send,
@@ -71,24 +73,34 @@ where
         insertion_sort(v, compare);
         return;
     }
+    let mut buf: Vec<T> = Vec::with_capacity(len);
     let mut runs = Vec::with_capacity(len / MIN_RUN + 2);
     let mut start = 0;
     while start < len {
-        let end = next_run(&mut v[start..], compare) + start;
+        // SAFETY: `buf` has room for `len` elements, so for `len - start`
+        // from `start`, and is not `v`; it owns nothing (its length stays 0).
+        let end = unsafe { next_run(&mut v[start..], buf.as_mut_ptr().add(start), compare) };
         runs.push(Run {
             start,
-            end,
+            end: start + end,
             in_buf: false,
         });
-        start = end;
+        start += end;
     }
-    merge_runs(v, runs, compare);
+    merge_runs(v, buf, runs, compare);
 }
 
 /// Makes a sorted run at the front of `v` and returns its length: the longest
 /// non-descending (or strictly descending, then reversed: strictness keeps
-/// equal elements in order) prefix, extended by insertion to [`MIN_RUN`].
-fn next_run<T, F>(v: &mut [T], compare: &F) -> usize
+/// equal elements in order) prefix if it is at least [`MIN_RUN`] long, else a
+/// sorted block of [`BLOCK`] elements (the prefix is sorted already, but a
+/// block's sort costs less than inserting the rest into it), or the whole
+/// rest of `v`, sorted by binary insertion, when it is shorter than a block.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns
+/// nothing.
+unsafe fn next_run<T, F>(v: &mut [T], buf: *mut T, compare: &F) -> usize
 where
     F: Fn(&T, &T) -> Ordering,
 {
@@ -108,12 +120,17 @@ where
             }
         }
     }
-    if end < MIN_RUN {
-        let extended = MIN_RUN.min(len);
-        binary_insertion_sort_from(&mut v[..extended], end, compare);
-        end = extended;
+    if end >= MIN_RUN {
+        return end;
     }
-    end
+    if len >= BLOCK {
+        // SAFETY: `v` holds a block, and `buf` has room for it (the caller's
+        // contract).
+        unsafe { sort_block(v, buf, compare) };
+        return BLOCK;
+    }
+    binary_insertion_sort_from(v, end, compare);
+    len
 }
 
 /// A sorted run of the sequential merge sort: where it starts and ends, and
@@ -126,7 +143,8 @@ struct Run {
     in_buf: bool,
 }
 
-/// Merges neighbouring runs until one is left, then makes sure it is in `v`.
+/// Merges neighbouring runs until one is left, then makes sure it is in `v`,
+/// through `buf`, which has room for `v.len()` elements and owns none.
 /// Which neighbours merge when is powersort's rule: each boundary between two
 /// runs gets a power (how deep the boundary between the runs' midpoints sits
 /// in a perfectly balanced merge tree over `0..len`), and a stack of runs is
@@ -138,13 +156,12 @@ struct Run {
 /// Panic safety: a merge reads one place and writes the other over the same
 /// range, and a merge into the slice has a guard that finishes it. So the
 /// slice's range of each run always holds that run's elements, each once.
-fn merge_runs<T, F>(v: &mut [T], runs: Vec<Run>, compare: &F)
+fn merge_runs<T, F>(v: &mut [T], mut buf: Vec<T>, runs: Vec<Run>, compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     let len = v.len();
-    let mut buf: Vec<T> = Vec::with_capacity(len);
     let (v_ptr, buf_ptr) = (SendPtr(v.as_mut_ptr()), SendPtr(buf.as_mut_ptr()));
     // SAFETY: `v` and `buf` are distinct allocations of `len` slots, owned by
     // this call; runs are disjoint ranges of both. `buf` never owns anything
@@ -181,7 +198,16 @@ where
 /// `mid..end` of `0..len`: one more than the number of leading bits the two
 /// midpoints share as fractions of `len`. Deeper boundaries merge first.
 fn node_power(len: usize, start: usize, mid: usize, end: usize) -> u32 {
-    // Twice the midpoints, over twice the length, as 63-bit fractions.
+    // Twice the midpoints, over twice the length, as fractions: of 31 bits
+    // in `u64` arithmetic while that holds them (a 128-bit division is a call
+    // of its own), else of 62 bits in `u128`. One sort always takes the same
+    // branch, and powers are only compared with each other.
+    if let Ok(len32) = u32::try_from(len) {
+        let (len, a, b) = (u64::from(len32), (start + mid) as u64, (mid + end) as u64);
+        let x = (a << 31) / len;
+        let y = (b << 31) / len;
+        return (x ^ y).leading_zeros();
+    }
     let (len, a, b) = (len as u128, (start + mid) as u128, (mid + end) as u128);
     let x = ((a << 62) / len) as u64;
     let y = ((b << 62) / len) as u64;

@@ -28,6 +28,7 @@ mod raw;
 mod runs;
 mod seq_quicksort;
 mod small_sort;
+mod stable_block;
 mod stable_quicksort;
 
 /// A seeded xorshift sequence for the sorts' unit tests: a closure callable through a
