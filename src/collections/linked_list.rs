@@ -2,11 +2,10 @@
 //! linking the items on the workers, a list per piece, and appending the lists.
 
 use std::collections::LinkedList;
-use std::marker::PhantomData;
 
 use super::delegate_indexed;
-use crate::iter::plumbing::{Consumer, Folder, Reducer, UnindexedConsumer};
 use crate::iter::*;
+use crate::iter::{Piece, PieceList};
 
 /// Parallel iterator that owns a `LinkedList`'s items, in order.
 ///
@@ -107,86 +106,31 @@ impl<T: Send> ParallelExtend<T> for LinkedList<T> {
     where
         I: IntoParallelIterator<Item = T>,
     {
-        let mut linked = par_iter.into_par_iter().drive_unindexed(LinkItems::new());
-        self.append(&mut linked);
+        let pieces = par_iter
+            .into_par_iter()
+            .drive_unindexed(PieceList::<LinkedList<T>>::new());
+        for mut piece in pieces {
+            self.append(&mut piece);
+        }
     }
 }
 
-/// The consumer of [`ParallelExtend`] for lists: each sequential piece links its items
-/// into a list of its own, and neighbouring lists are appended. Stateless: every
-/// split makes the same consumer.
-struct LinkItems<T>(PhantomData<fn() -> T>);
-
-impl<T> LinkItems<T> {
-    fn new() -> Self {
-        LinkItems(PhantomData)
-    }
-}
-
-impl<T: Send> Consumer<T> for LinkItems<T> {
-    type Folder = ListFolder<T>;
-    type Reducer = AppendLists;
-    type Result = LinkedList<T>;
-
-    fn split_at(self, _index: usize) -> (Self, Self, AppendLists) {
-        (LinkItems::new(), LinkItems::new(), AppendLists)
-    }
-
-    fn into_folder(self) -> ListFolder<T> {
-        ListFolder(LinkedList::new())
-    }
-
-    fn full(&self) -> bool {
-        false
-    }
-}
-
-impl<T: Send> UnindexedConsumer<T> for LinkItems<T> {
-    fn split_off_left(&self) -> Self {
-        LinkItems::new()
-    }
-
-    fn to_reducer(&self) -> AppendLists {
-        AppendLists
-    }
-}
-
-/// Appends the list of the right half to that of the left half.
-struct AppendLists;
-
-impl<T> Reducer<LinkedList<T>> for AppendLists {
-    fn reduce(self, mut left: LinkedList<T>, mut right: LinkedList<T>) -> LinkedList<T> {
-        left.append(&mut right);
-        left
-    }
-}
-
-/// The list one sequential piece links.
-struct ListFolder<T>(LinkedList<T>);
-
-impl<T> Folder<T> for ListFolder<T> {
-    type Result = LinkedList<T>;
-
-    fn consume(mut self, item: T) -> Self {
-        self.0.push_back(item);
-        self
+/// What one sequential piece of a list's `par_extend` links.
+impl<T: Send> Piece<T> for LinkedList<T> {
+    fn push_item(&mut self, item: T) {
+        self.push_back(item);
     }
 
     /// A run of items links in one loop, the list held in place (a generic `fold`
     /// moved it in and out of its closure for every item).
-    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+    fn extend_items<I: IntoIterator<Item = T>>(&mut self, iter: I) {
         for item in iter {
-            self.0.push_back(item);
+            self.push_back(item);
         }
-        self
     }
 
-    fn complete(self) -> LinkedList<T> {
-        self.0
-    }
-
-    fn full(&self) -> bool {
-        false
+    fn is_empty(&self) -> bool {
+        self.is_empty()
     }
 }
 

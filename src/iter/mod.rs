@@ -25,6 +25,7 @@ mod parallel_iterator;
 pub(crate) mod sources;
 
 pub use adaptors::*;
+pub(crate) use collect::vec_list::{Piece, PieceList};
 pub use collect::{FromParallelIterator, ParallelExtend};
 pub use indexed::*;
 pub use indexed_parallel_iterator::IndexedParallelIterator;

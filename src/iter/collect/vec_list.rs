@@ -49,7 +49,7 @@ pub(crate) fn total_len<T>(list: &LinkedList<Vec<T>>) -> usize {
 }
 
 /// What one leaf fills: a `Vec`, a `String`, ...
-pub(super) trait Piece<T>: Default + Send {
+pub(crate) trait Piece<T>: Default + Send {
     /// Appends one item.
     fn push_item(&mut self, item: T);
 
@@ -79,13 +79,13 @@ impl<T: Send> Piece<T> for Vec<T> {
 
 /// Collects a piece `P` per leaf, chained in order into a list (empty pieces are left
 /// out). Stateless: every split makes the same consumer.
-pub(super) struct PieceList<P>(PhantomData<fn() -> P>);
+pub(crate) struct PieceList<P>(PhantomData<fn() -> P>);
 
 /// Collects a `Vec` per leaf.
 pub(super) type VecListConsumer<T> = PieceList<Vec<T>>;
 
 impl<P> PieceList<P> {
-    pub(super) fn new() -> Self {
+    pub(crate) fn new() -> Self {
         PieceList(PhantomData)
     }
 }
@@ -119,7 +119,7 @@ impl<T, P: Piece<T>> UnindexedConsumer<T> for PieceList<P> {
 }
 
 /// The piece one leaf fills.
-pub(super) struct LeafPiece<P>(P);
+pub(crate) struct LeafPiece<P>(P);
 
 impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
     type Result = LinkedList<P>;
@@ -148,7 +148,7 @@ impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
 }
 
 /// Chains the pieces of the right half after those of the left half.
-pub(super) struct ChainPieces;
+pub(crate) struct ChainPieces;
 
 impl<T> Reducer<LinkedList<T>> for ChainPieces {
     fn reduce(self, mut left: LinkedList<T>, mut right: LinkedList<T>) -> LinkedList<T> {
