@@ -164,6 +164,11 @@ fn text_stop() {
         || timed(|| text.par_lines().map(five).sum::<usize>()),
         || timed(|| text.lines().map(five).sum::<usize>()),
     );
+    compare(
+        "the same, par_split_whitespace() of it all",
+        || timed(|| text.par_split_whitespace().filter(|w| w.len() == 5).count()),
+        || timed(|| text.split_whitespace().filter(|w| w.len() == 5).count()),
+    );
     let sums: Vec<u64> = (0..1_000u64)
         .collect::<Vec<_>>()
         .par_chunks(100)
