@@ -5,12 +5,12 @@
 //! partitions are those of [`partition`] (branch-free for small elements), runs of equal
 //! elements are set aside in one pass (a piece remembers the pivot bounding it from
 //! below: a new pivot not greater than it means everything up to it is equal), short
-//! pieces go to a sorting network and insertion ([`small_sort`]), a piece that looks
+//! pieces go to sorting networks, insertion and one merge ([`small_sort`]), a piece that looks
 //! nearly sorted (or reversed) is finished by insertion when it is ([`nearly_sorted`]),
 //! and a piece that took too many bad pivots is heapsorted.
-//! Elements only move after the comparator answered, and the slice holds a
-//! permutation of its elements at every call of the comparator, so nothing here
-//! panics by itself or loses an element, whatever the comparator does.
+//! Elements only move after the comparator answered, and whatever the comparator
+//! answers, or wherever it panics, the slice is left a permutation of its
+//! elements: nothing here panics by itself or loses an element.
 
 use std::cmp::Ordering;
 
@@ -19,10 +19,7 @@ use super::is_less;
 use super::nearly_sorted::{Finish, NEARLY_SORTED_FROM, try_finish};
 use super::partition::{partition, partition_around};
 use super::pivot::median_of_sample;
-use super::small_sort::small_sort;
-
-/// Pieces this short are left to the small sort.
-const INSERTION_MAX: usize = 20;
+use super::small_sort::{small_sort, small_sort_max};
 
 /// From this length the pivot is the median of three medians of three.
 const NINTHER_FROM: usize = 64;
@@ -51,7 +48,7 @@ pub(super) fn seq_quicksort<'a, T, F>(
     F: Fn(&T, &T) -> Ordering,
 {
     loop {
-        if v.len() <= INSERTION_MAX {
+        if v.len() <= small_sort_max::<T>() {
             small_sort(v, compare);
             return;
         }
@@ -89,19 +86,15 @@ pub(super) fn seq_quicksort<'a, T, F>(
         };
         let (left, right) = whole.split_at_mut(n_less);
         let (pivot, right) = right.split_first_mut().expect("the pivot is there");
-        // Recurse into the shorter side, loop on the longer: the stack stays
-        // logarithmic.
-        if left.len() < right.len() {
-            seq_quicksort(left, compare, ancestor, limit);
-            (v, ancestor) = (right, Some(&*pivot));
-        } else {
-            seq_quicksort(right, compare, Some(pivot), limit);
-            v = left;
-        }
+        // Recurse into the left side, loop on the right: every level spends
+        // one of `limit`'s partitions, so the stack stays within `limit`
+        // frames, and no branch guesses which side is shorter.
+        seq_quicksort(left, compare, ancestor, limit);
+        (v, ancestor) = (right, Some(&*pivot));
     }
 }
 
-/// The index of a good pivot for `v` (longer than `INSERTION_MAX`).
+/// The index of a good pivot for `v` (longer than the small sort takes).
 fn choose_pivot<T, F>(v: &[T], compare: &F) -> usize
 where
     F: Fn(&T, &T) -> Ordering,
@@ -123,11 +116,12 @@ fn median3<T, F>(v: &[T], compare: &F, a: usize, b: usize, c: usize) -> usize
 where
     F: Fn(&T, &T) -> Ordering,
 {
+    // All three answers, then selects: the comparisons do not wait on each
+    // other, and no branch depends on them.
     let ab = is_less(compare, &v[a], &v[b]);
     let bc = is_less(compare, &v[b], &v[c]);
-    if ab == bc {
-        return b;
-    }
     let ac = is_less(compare, &v[a], &v[c]);
-    if ab == ac { c } else { a }
+    // `a` below both or above both: the median is the middle of `b` and `c`.
+    let of_b_c = if ab == bc { b } else { c };
+    if ab == ac { of_b_c } else { a }
 }

@@ -1,63 +1,160 @@
-//! The sort of the quicksort's shortest pieces: a sorting network for the first
-//! eight elements, then insertion of the rest.
+//! The sort of the quicksort's shortest pieces: sorting networks, insertion of
+//! the few elements they leave, and for pieces of 17 to 32 small elements one
+//! merge of two such sorted halves.
 //!
 //! A network's comparisons do not depend on earlier answers, and each of its
 //! exchanges is made by selects rather than a branch, so it costs no
 //! mispredicted branches, where an insertion sort mispredicts about once per
-//! element. Each exchange asks the comparator first and only then moves the
-//! two elements, so a panic or any answer leaves a permutation of the slice.
+//! element. So a piece is sorted by the largest network that fits it (8, 12 or
+//! 16 inputs) and the at most three elements past it are inserted; a longer
+//! piece sorts its two halves so, copies them to a buffer on the stack, and
+//! merges them back from both ends at once, again with selects.
+//!
+//! Each exchange asks the comparator first and only then moves the two
+//! elements, and the merge's guard moves back whatever it has not merged when
+//! the comparator panics or contradicts itself, so any answer leaves a
+//! permutation of the slice.
 
 use std::cmp::Ordering;
-use std::mem::ManuallyDrop;
+use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr;
 
 use super::insertion::{insertion_sort, insertion_sort_from};
 use super::is_less;
+use super::par_merge::merge_into;
 
-/// The exchanges of a sorting network of eight inputs (19, the fewest known),
-/// in an order where each exchange depends only on earlier ones.
-const NETWORK_8: [(usize, usize); 19] = [
-    (0, 2),
-    (1, 3),
-    (4, 6),
-    (5, 7),
-    (0, 4),
-    (1, 5),
-    (2, 6),
-    (3, 7),
-    (0, 1),
-    (2, 3),
-    (4, 5),
-    (6, 7),
-    (2, 4),
-    (3, 5),
-    (1, 4),
-    (3, 6),
-    (1, 2),
-    (3, 4),
-    (5, 6),
-];
-
-/// Elements larger than this are not put through the network: its exchanges
-/// move elements that an insertion sort would leave in place, which costs more
-/// than the mispredictions it saves once elements are large.
+/// Elements larger than this are sorted by insertion alone: a network's
+/// exchanges and the merge move elements that an insertion sort would leave in
+/// place, which costs more than the mispredictions they save once elements
+/// are large.
 const NETWORK_MAX_SIZE: usize = 32;
 
-/// Sorts `v` (a short piece), not stably.
+/// The longest piece the small sort takes, for elements of at most
+/// [`NETWORK_MAX_SIZE`] bytes (two halves of up to 16, each one network).
+pub(super) const SMALL_SORT_MAX: usize = 32;
+
+/// The longest piece the small sort takes for larger elements (insertion).
+pub(super) const INSERTION_SORT_MAX: usize = 20;
+
+/// The longest piece [`small_sort`] takes for elements of `T`.
+#[inline(always)]
+pub(super) const fn small_sort_max<T>() -> usize {
+    if size_of::<T>() <= NETWORK_MAX_SIZE {
+        SMALL_SORT_MAX
+    } else {
+        INSERTION_SORT_MAX
+    }
+}
+
+/// Sorts `v` (a short piece, at most [`small_sort_max`] long), not stably.
 pub(super) fn small_sort<T, F>(v: &mut [T], compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    if v.len() < 8 || size_of::<T>() > NETWORK_MAX_SIZE {
+    let len = v.len();
+    if size_of::<T>() > NETWORK_MAX_SIZE || len < 8 {
         insertion_sort(v, compare);
         return;
     }
-    let head = &mut v[..8];
-    for &(a, b) in &NETWORK_8 {
-        exchange_if_less(head, a, b, compare);
+    if len <= 16 {
+        networks_then_insertion(v, compare);
+        return;
     }
-    insertion_sort_from(v, 8, compare);
+    assert!(len <= SMALL_SORT_MAX, "a piece for the small sort");
+    let half = len / 2;
+    let (front, back) = v.split_at_mut(half);
+    networks_then_insertion(front, compare);
+    networks_then_insertion(back, compare);
+    let mut buf = MaybeUninit::<[T; SMALL_SORT_MAX]>::uninit();
+    let buf = buf.as_mut_ptr().cast::<T>();
+    // SAFETY: the buffer has room for `SMALL_SORT_MAX >= len` elements, is
+    // apart from `v`, and owns nothing (nothing in it is ever dropped). It
+    // receives bitwise copies of both sorted halves; the merge moves them
+    // back into `v`, and its guard moves what it has not merged if the
+    // comparator panics or contradicts itself, so `v` holds every element
+    // once.
+    unsafe {
+        ptr::copy_nonoverlapping(v.as_ptr(), buf, len);
+        merge_into(
+            buf,
+            half,
+            buf.add(half),
+            len - half,
+            v.as_mut_ptr(),
+            compare,
+        );
+    }
 }
+
+/// Sorts `v` (8 to 16 elements): the largest network that fits its front,
+/// then insertion of the rest (at most three elements).
+#[inline(always)]
+fn networks_then_insertion<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let sorted = if v.len() >= 16 {
+        network_16(v, compare);
+        16
+    } else if v.len() >= 12 {
+        network_12(v, compare);
+        12
+    } else {
+        network_8(v, compare);
+        8
+    };
+    insertion_sort_from(v, sorted, compare);
+}
+
+/// Defines a function that runs a sorting network on the front of a slice,
+/// its exchanges written out so that each compiles to a compare and selects
+/// on fixed places.
+macro_rules! network {
+    ($(#[$doc:meta])* $name:ident, $inputs:literal, [$(($a:literal, $b:literal)),* $(,)?]) => {
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name<T, F>(v: &mut [T], compare: &F)
+        where
+            F: Fn(&T, &T) -> Ordering,
+        {
+            let v = &mut v[..$inputs];
+            $(exchange_if_less(v, $a, $b, compare);)*
+        }
+    };
+}
+
+network!(
+    /// Sorts the first 8 elements of `v`: 19 exchanges, the fewest known.
+    network_8, 8,
+    [(0, 2), (1, 3), (4, 6), (5, 7), (0, 4), (1, 5), (2, 6), (3, 7), (0, 1), (2, 3),
+     (4, 5), (6, 7), (2, 4), (3, 5), (1, 4), (3, 6), (1, 2), (3, 4), (5, 6)]
+);
+
+network!(
+    /// Sorts the first 12 elements of `v`: Batcher's merge-exchange network
+    /// (41 exchanges; Knuth, The Art of Computer Programming 5.2.2,
+    /// Algorithm M), in the order of its stages, so the exchanges of a stage
+    /// do not wait on each other.
+    network_12, 12,
+    [(0, 8), (1, 9), (2, 10), (3, 11), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9),
+     (6, 10), (7, 11), (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11), (2, 8), (3, 9),
+     (2, 4), (3, 5), (6, 8), (7, 9), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11),
+     (1, 8), (3, 10), (1, 4), (3, 6), (5, 8), (7, 10), (1, 2), (3, 4), (5, 6), (7, 8),
+     (9, 10)]
+);
+
+network!(
+    /// Sorts the first 16 elements of `v`: Batcher's merge-exchange network
+    /// (63 exchanges), in the order of its stages.
+    network_16, 16,
+    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13), (6, 14), (7, 15), (0, 4), (1, 5),
+     (2, 6), (3, 7), (8, 12), (9, 13), (10, 14), (11, 15), (4, 8), (5, 9), (6, 10), (7, 11),
+     (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11), (12, 14), (13, 15), (2, 8), (3, 9),
+     (6, 12), (7, 13), (2, 4), (3, 5), (6, 8), (7, 9), (10, 12), (11, 13), (0, 1), (2, 3),
+     (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 15), (1, 8), (3, 10), (5, 12), (7, 14),
+     (1, 4), (3, 6), (5, 8), (7, 10), (9, 12), (11, 14), (1, 2), (3, 4), (5, 6), (7, 8),
+     (9, 10), (11, 12), (13, 14)]
+);
 
 /// Puts the lesser of `v[a]` and `v[b]` (`a < b`) at `a`, without a branch.
 #[inline(always)]
@@ -87,23 +184,31 @@ where
 mod tests {
     use super::*;
 
-    /// The network sorts every sequence of zeros and ones of length eight, so
+    /// Each network sorts every sequence of zeros and ones of its length, so
     /// it sorts everything (the zero-one principle).
     #[test]
-    fn network_sorts_all_zero_one_inputs() {
-        for bits in 0u32..256 {
-            let mut v: Vec<u32> = (0..8).map(|i| (bits >> i) & 1).collect();
-            for &(a, b) in &NETWORK_8 {
-                exchange_if_less(&mut v, a, b, &u32::cmp);
+    fn networks_sort_all_zero_one_inputs() {
+        type Net = fn(&mut [u32], &fn(&u32, &u32) -> Ordering);
+        let nets: [(usize, Net); 3] = [(8, network_8), (12, network_12), (16, network_16)];
+        for (inputs, net) in nets {
+            for bits in 0u32..1 << inputs {
+                let mut v: Vec<u32> = (0..inputs).map(|i| (bits >> i) & 1).collect();
+                net(&mut v, &(u32::cmp as fn(&u32, &u32) -> Ordering));
+                assert!(
+                    v.windows(2).all(|w| w[0] <= w[1]),
+                    "{inputs}: {bits:b}: {v:?}"
+                );
             }
-            assert!(v.windows(2).all(|w| w[0] <= w[1]), "{bits:08b}: {v:?}");
         }
     }
 
+    /// Every length the small sort takes, small and large elements: sorted
+    /// with a consistent comparator, a permutation with one that answers at
+    /// random, and every element once after a panic at any call.
     #[test]
     fn sorts_and_keeps_a_permutation_whatever_the_comparator() {
         let coin = super::super::test_coin(5);
-        for len in 0..40 {
+        for len in 0..=SMALL_SORT_MAX {
             let v: Vec<u64> = (0..len).map(|_| coin() % 12).collect();
             let mut want = v.clone();
             want.sort();
@@ -116,6 +221,28 @@ mod tests {
             });
             got.sort();
             assert_eq!(got, want, "a permutation");
+            for stop in [0, 1, len / 2, 2 * len] {
+                let mut got = v.clone();
+                let calls = std::cell::Cell::new(0);
+                let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    small_sort(&mut got, &|a: &u64, b: &u64| {
+                        calls.set(calls.get() + 1);
+                        assert!(calls.get() <= stop, "stop here");
+                        a.cmp(b)
+                    })
+                }));
+                assert!(caught.is_ok() || calls.get() > stop);
+                got.sort();
+                assert_eq!(got, want, "a permutation after a panic at call {stop}");
+            }
+            if len <= INSERTION_SORT_MAX {
+                let wide: Vec<[u64; 5]> = v.iter().map(|&x| [x; 5]).collect();
+                let mut got = wide.clone();
+                small_sort(&mut got, &<[u64; 5]>::cmp);
+                let mut want = wide;
+                want.sort();
+                assert_eq!(got, want, "large elements");
+            }
         }
     }
 }
