@@ -331,19 +331,22 @@ fn hard_rows(pools: &Pools, len: usize) {
     );
 }
 
-/// Prints what two threads can do at best on this machine: std's unstable
-/// sort of each half of the input on a thread of its own (no partition or
-/// merge at all), and prorata's sorts, over std's whole sort.
+/// Prints what two threads can do at best on this machine: std's sort of each
+/// half of the input on a thread of its own (no partition or merge at all),
+/// unstable and stable, and each of prorata's sorts over the ceiling of its
+/// kind (the stable one also over the unstable ceiling).
 fn ceiling(pools: &Pools, len: usize) {
     let input = random(len, 42);
-    let halves = |v: &mut Vec<u64>| {
+    fn halves(v: &mut [u64], sort: fn(&mut [u64])) {
         let half = v.len() / 2;
         let (low, high) = v.split_at_mut(half);
         std::thread::scope(|s| {
-            s.spawn(|| low.sort_unstable());
-            high.sort_unstable();
+            s.spawn(|| sort(low));
+            sort(high);
         });
-    };
+    }
+    let unstable_halves = |v: &mut Vec<u64>| halves(v, <[u64]>::sort_unstable);
+    let stable_halves = |v: &mut Vec<u64>| halves(v, <[u64]>::sort);
     let [(_, std_sort), _, (_, unstable)] = ord_sorts::<u64>(false);
     let [_, _, (_, stable)] = ord_sorts::<u64>(true);
     let (std_sort, unstable, stable) = (&std_sort, &unstable, &stable);
@@ -352,18 +355,23 @@ fn ceiling(pools: &Pools, len: usize) {
         &input,
         &[
             (Place::Here, std_sort),
-            (Place::Here, &halves),
+            (Place::Here, &unstable_halves),
+            (Place::Here, &stable_halves),
             (Place::Prorata, unstable),
             (Place::Prorata, stable),
         ],
     );
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let of = |ceiling: Duration, sort: Duration| ceiling.as_secs_f64() / sort.as_secs_f64();
     println!(
-        "ceiling u64 random {len}: std {:.2} ms, halves on two threads {:.2} ms; of the ceiling: unstable {:.2}, stable {:.2}",
+        "ceiling u64 random {len}: std's unstable sort {:.2} ms; halves on two threads, unstable {:.2} ms, stable {:.2} ms; \
+         of the ceiling of their kind: par_sort_unstable {:.2}, par_sort {:.2} (of the unstable ceiling {:.2})",
         ms(t[0]),
         ms(t[1]),
-        t[1].as_secs_f64() / t[2].as_secs_f64(),
-        t[1].as_secs_f64() / t[3].as_secs_f64(),
+        ms(t[2]),
+        of(t[1], t[3]),
+        of(t[2], t[4]),
+        of(t[1], t[4]),
     );
 }
 
