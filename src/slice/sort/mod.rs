@@ -46,33 +46,26 @@ fn test_coin(seed: u64) -> impl Fn() -> u64 {
     }
 }
 
-use std::cell::Cell;
 use std::cmp::Ordering;
-use std::time::{Duration, Instant};
 
 pub(crate) use cached_key::cached_key_sort;
 
-/// Below this length an unstable sort is handed to std at once: forking
-/// cannot pay.
+/// Below this length a sort runs sequentially on the caller's thread at once:
+/// forking cannot pay. Above it, with two threads, the parallel sorts won
+/// (stable and unstable, warm pool, on 2 cores: the stable one took 0.72 of
+/// std's stable sort's time at 5,000 random `u64`s, 0.64 at 10^4, where the
+/// sequential merge sort took 1.44 and 1.0).
 const SEQUENTIAL_CUTOFF: usize = 4096;
 
-/// Below this length a stable sort is handed to std at once. It is higher than
-/// the unstable one because the merge sort pays for a buffer of the whole
-/// slice and one more pass per level, which std's stable sort (a run-adaptive
-/// merge sort itself) does not; measured on 2 cores, the parallel one starts
-/// to win between 10^5 and 2 * 10^5 elements.
-const STABLE_SEQUENTIAL_CUTOFF: usize = 1 << 17;
-
 /// Below this length an unstable sort of an input with few distinct values
-/// (as its sample suggests) runs sequentially: measured on 2 cores, the
-/// sequential sort of 10^5 such elements takes under half a millisecond, less
-/// than the parallel one spends on waking threads and joining, while 10^6
-/// (some 4 ms of work, which Rayon sorts in parallel) leaves room for two
-/// threads to win; the timings of a shared machine did not settle where
-/// between the two the parallel sort starts to pay.
-const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 19;
+/// (as its sample suggests) runs sequentially: std's way of setting equal
+/// elements aside makes such sorts cheap, and on 2 cores (16 distinct `u64`s,
+/// warm pool) the sequential sort took 0.90 of std's time at 10^5 against the
+/// parallel one's 0.94-1.0, while at 3 * 10^5 the parallel one took 0.6-0.7
+/// against 0.98.
+const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 17;
 
-/// The smallest piece a parallel sort gives to std's sort as a leaf.
+/// The smallest piece a parallel sort sorts sequentially as a leaf.
 const MIN_LEAF: usize = 2048;
 
 /// Sorts `v` stably with `compare`, in parallel when it pays.
@@ -84,44 +77,11 @@ where
     if runs::finish_if_monotonic(v, compare) {
         return;
     }
-    if goes_sequential::<T>(v.len(), STABLE_SEQUENTIAL_CUTOFF) {
-        if v.len() < FEW_DISTINCT_CHECK_FROM || crate::current_num_threads() < 2 {
-            seq_stable_sort(v, compare);
-            return;
-        }
-        // The sample that looks for few distinct values is timed: with a costly
-        // comparator, a short input is worth sorting in parallel too.
-        let calls = Cell::new(0u32);
-        let counted = |a: &T, b: &T| {
-            calls.set(calls.get() + 1);
-            compare(a, b)
-        };
-        let start = Instant::now();
-        let few = pivot::looks_few_distinct(v, &counted);
-        let per_call = start.elapsed() / calls.get().max(1);
-        if few {
-            stable_quicksort::stable_quicksort(v, compare);
-        } else if per_call * sequential_calls(v.len()) > COSTLY_SEQUENTIAL_COMPARISONS {
-            merge_sort::par_merge_sort(v, compare);
-        } else {
-            merge_sort::seq_merge_sort(v, compare);
-        }
+    if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF) {
+        seq_stable_sort(v, compare);
         return;
     }
     merge_sort::par_merge_sort(v, compare);
-}
-
-/// A stable sort shorter than `STABLE_SEQUENTIAL_CUTOFF` goes parallel all the same
-/// when its comparisons alone would take longer than this on one thread: the merge
-/// sort's extra buffer and passes, which keep cheap comparisons sequential up to
-/// there, are small next to that (a comparator of microseconds, a key that
-/// allocates).
-const COSTLY_SEQUENTIAL_COMPARISONS: Duration = Duration::from_millis(8);
-
-/// About how many comparisons a merge sort of `len` elements makes (`len log2 len`).
-fn sequential_calls(len: usize) -> u32 {
-    let log = usize::BITS - len.leading_zeros();
-    u32::try_from(len.saturating_mul(log as usize)).unwrap_or(u32::MAX)
 }
 
 /// Below this length the stable sort does not look for few distinct values:
