@@ -227,7 +227,7 @@ where
     }
     if n_left + n_right < TRIM_FROM {
         // SAFETY: as above; the merge's guard moves whatever it has not.
-        unsafe { merge_bidirectional(rest, compare) };
+        unsafe { merge_here(rest, compare) };
         return;
     }
     // SAFETY: as above; the runs are initialized and nonempty.
@@ -246,7 +246,7 @@ where
     }
     if n_left + n_right <= SPLIT_FROM {
         // SAFETY: as above; the merge's guard moves whatever it has not.
-        unsafe { merge_bidirectional(rest, compare) };
+        unsafe { merge_here(rest, compare) };
         return;
     }
     // SAFETY: the runs are initialized; a panic here leaves `rest` to move them.
@@ -273,6 +273,39 @@ where
         move || unsafe { merge_rest(hi, grain, false, compare) },
     );
 }
+
+/// Merges `rest` on this thread: split in two independent merges at the
+/// longer run's middle and both run at once ([`merge_bidirectional_pair`])
+/// from [`PAIR_FROM`] elements, as one two-ended merge below.
+///
+/// # Safety
+/// `rest` describes valid, disjoint runs and destination owned by this call.
+unsafe fn merge_here<T, F>(rest: MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let (n_left, n_right) = rest.lens();
+    if n_left + n_right < PAIR_FROM || n_left == 0 || n_right == 0 || size_of::<T>() > PAIR_MAX_SIZE
+    {
+        // SAFETY: the caller's contract.
+        unsafe { merge_bidirectional(rest, compare) };
+        return;
+    }
+    // SAFETY: the runs are initialized and nonempty; a panic in `co_rank`
+    // leaves `rest` to move them, and `co_rank`'s indices are in bounds.
+    unsafe {
+        let (i, j) = co_rank(rest.left, n_left, rest.right, n_right, compare);
+        let (lo, hi) = rest.split(i, j);
+        merge_bidirectional_pair(lo, hi, compare);
+    }
+}
+
+/// From this many elements a merge on one thread runs as two at once.
+const PAIR_FROM: usize = 64;
+
+/// Elements larger than this merge as one: their copies, not the chains of
+/// comparisons, bound the merge.
+const PAIR_MAX_SIZE: usize = 32;
 
 /// How many elements at the front of the left run go before the right run's
 /// first element, and from where on the right run's elements go after the
@@ -400,62 +433,167 @@ where
 /// # Safety
 /// `rest` describes valid, disjoint runs and destination, as in [`par_merge`].
 #[inline(always)]
-unsafe fn merge_bidirectional<T, F>(mut rest: MoveRest<T>, compare: &F)
+unsafe fn merge_bidirectional<T, F>(rest: MoveRest<T>, compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
     let (n_left, n_right) = rest.lens();
     let steps = n_left.min(n_right);
-    // SAFETY: at step `k` (from 0) the front pointers are at most `k` past
-    // the runs' starts and the back ones (at the runs' last elements) at most
-    // `k` before the runs' ends, and `k < steps`, the shorter run's length:
-    // every read is inside its run (the back pointers may end one before a
-    // run, hence the wrapping arithmetic; they are not read then). The front
-    // writes `dest[..steps]`, the back `dest[n - steps..]`, disjoint as
-    // `2 * steps <= n`. The copies go from the runs to `dest`, which overlaps
-    // neither.
+    // SAFETY: `rest` is valid (the caller's contract), and `steps` is its
+    // shorter run's length.
     unsafe {
-        let (mut left, mut right, mut dest) = (rest.left, rest.right, rest.dest);
-        let mut left_last = rest.left_end.wrapping_sub(1);
-        let mut right_last = rest.right_end.wrapping_sub(1);
-        let mut dest_last = rest.dest.add(n_left + n_right - 1);
-        // One step at each end. The pointers move by `1 - taken` written as
-        // `1` then `- taken`: measured fewer instructions than `!taken`.
-        let mut step = || {
-            let take_right = is_less(compare, &*right, &*left);
-            let src = if take_right { right } else { left };
-            ptr::copy_nonoverlapping(src, dest, 1);
-            right = right.wrapping_add(take_right as usize);
-            left = left.wrapping_add(1).wrapping_sub(take_right as usize);
-            dest = dest.add(1);
-            // Ties go to the right run's last element, which comes last.
-            let take_left = is_less(compare, &*right_last, &*left_last);
-            let src = if take_left { left_last } else { right_last };
-            ptr::copy_nonoverlapping(src, dest_last, 1);
-            left_last = left_last.wrapping_sub(take_left as usize);
-            right_last = right_last.wrapping_sub(1).wrapping_add(take_left as usize);
-            dest_last = dest_last.wrapping_sub(1);
-        };
+        let mut ends = Ends::new(&rest);
         // Two steps per round: the loop's own counting is a fair part of
         // a step's cost for small elements.
         for _ in 0..steps / 2 {
-            step();
-            step();
+            ends.step(compare);
+            ends.step(compare);
         }
         if steps % 2 == 1 {
-            step();
+            ends.step(compare);
         }
-        let (left_end, right_end) = (left_last.wrapping_add(1), right_last.wrapping_add(1));
-        if left > left_end || right > right_end {
+        ends.finish(rest, compare);
+    }
+}
+
+/// Merges two independent merges at once, each from both ends: four chains
+/// of comparisons that the processor overlaps, where one two-ended merge has
+/// two and waits on each load-compare-advance step of them. As in
+/// [`merge_bidirectional`], neither `rest` is touched until the loops are
+/// over, so a panic leaves both whole and dropping them moves both runs
+/// unmerged.
+///
+/// # Safety
+/// Each `rest` is valid as in [`par_merge`], and the two are disjoint.
+unsafe fn merge_bidirectional_pair<T, F>(a: MoveRest<T>, b: MoveRest<T>, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let steps_a = a.lens().0.min(a.lens().1);
+    let steps_b = b.lens().0.min(b.lens().1);
+    let both = steps_a.min(steps_b);
+    // SAFETY: each `rest` is valid and each takes at most its shorter run's
+    // length in steps.
+    unsafe {
+        let (mut ends_a, mut ends_b) = (Ends::new(&a), Ends::new(&b));
+        for _ in 0..both {
+            ends_a.step(compare);
+            ends_b.step(compare);
+        }
+        for _ in both..steps_a {
+            ends_a.step(compare);
+        }
+        for _ in both..steps_b {
+            ends_b.step(compare);
+        }
+        ends_a.finish(a, compare);
+        ends_b.finish(b, compare);
+    }
+}
+
+/// The two ends of a two-ended merge in progress: the next element of each
+/// run and where the next goes at the front of the destination, and the last
+/// ones at the back. Kept apart from the merge's [`MoveRest`] (which moves
+/// the unmerged runs if anything goes wrong) until the loop is over.
+struct Ends<T> {
+    left: *mut T,
+    right: *mut T,
+    dest: *mut T,
+    left_last: *mut T,
+    right_last: *mut T,
+    dest_last: *mut T,
+}
+
+impl<T> Ends<T> {
+    /// The ends of `rest`'s runs and destination.
+    ///
+    /// # Safety
+    /// `rest` is valid as in [`par_merge`].
+    #[inline(always)]
+    unsafe fn new(rest: &MoveRest<T>) -> Self {
+        let (n_left, n_right) = rest.lens();
+        Ends {
+            left: rest.left,
+            right: rest.right,
+            dest: rest.dest,
+            left_last: rest.left_end.wrapping_sub(1),
+            right_last: rest.right_end.wrapping_sub(1),
+            // SAFETY: `dest` has room for both runs (the caller's contract);
+            // with both empty this is one before it, never written.
+            dest_last: rest.dest.wrapping_add(n_left + n_right).wrapping_sub(1),
+        }
+    }
+
+    /// One step at each end.
+    ///
+    /// # Safety
+    /// Fewer steps than the shorter run's length were taken before: at step
+    /// `k` (from 0) the front pointers are at most `k` past the runs' starts
+    /// and the back ones at most `k` before the runs' last elements, so every
+    /// read is inside its run (the back pointers may end one before a run,
+    /// hence the wrapping arithmetic; they are not read then). The front
+    /// writes `dest[..steps]`, the back `dest[n - steps..]`, disjoint as
+    /// `2 * steps <= n`; the runs do not overlap `dest`.
+    #[inline(always)]
+    unsafe fn step<F>(&mut self, compare: &F)
+    where
+        F: Fn(&T, &T) -> Ordering,
+    {
+        // SAFETY: as the function's contract says.
+        unsafe {
+            let take_right = is_less(compare, &*self.right, &*self.left);
+            let src = if take_right { self.right } else { self.left };
+            ptr::copy_nonoverlapping(src, self.dest, 1);
+            // The pointers move by `1 - taken` written as `1` then `- taken`:
+            // measured fewer instructions than `!taken`.
+            self.right = self.right.wrapping_add(take_right as usize);
+            self.left = self.left.wrapping_add(1).wrapping_sub(take_right as usize);
+            self.dest = self.dest.add(1);
+            // Ties go to the right run's last element, which comes last.
+            let take_left = is_less(compare, &*self.right_last, &*self.left_last);
+            let src = if take_left {
+                self.left_last
+            } else {
+                self.right_last
+            };
+            ptr::copy_nonoverlapping(src, self.dest_last, 1);
+            self.left_last = self.left_last.wrapping_sub(take_left as usize);
+            self.right_last = self
+                .right_last
+                .wrapping_sub(1)
+                .wrapping_add(take_left as usize);
+            self.dest_last = self.dest_last.wrapping_sub(1);
+        }
+    }
+
+    /// Ends the merge of `rest` once the two-ended steps are done: if the
+    /// ends crossed in a run (a comparator that contradicted itself), `rest`
+    /// is dropped, which moves the runs unmerged; else what is left between
+    /// the ends is merged from the front.
+    ///
+    /// # Safety
+    /// The steps taken kept to [`Ends::step`]'s contract on `rest`.
+    #[inline(always)]
+    unsafe fn finish<F>(self, mut rest: MoveRest<T>, compare: &F)
+    where
+        F: Fn(&T, &T) -> Ordering,
+    {
+        let (left_end, right_end) = (
+            self.left_last.wrapping_add(1),
+            self.right_last.wrapping_add(1),
+        );
+        if self.left > left_end || self.right > right_end {
             return; // crossed: dropping `rest` moves the runs unmerged
         }
         // Every element taken is taken once; the rest is the middle.
-        rest.left = left;
+        rest.left = self.left;
         rest.left_end = left_end;
-        rest.right = right;
+        rest.right = self.right;
         rest.right_end = right_end;
-        rest.dest = dest;
-        merge_sequential(rest, compare);
+        rest.dest = self.dest;
+        // SAFETY: `rest` now describes the untaken middle of both runs and
+        // the places of `dest` between the two ends.
+        unsafe { merge_sequential(rest, compare) };
     }
 }
 
@@ -550,6 +688,10 @@ mod tests {
             (17, 17),
             (40, 300),
             (300, 41),
+            (63, 1),
+            (1, 64),
+            (100, 3),
+            (500, 520),
         ] {
             for keys in [2, 5, 1000] {
                 let left = run(&coin, n_left, keys, 0);
@@ -568,7 +710,15 @@ mod tests {
     #[test]
     fn inconsistent_or_panicking_comparators_leave_a_permutation() {
         let coin = super::super::test_coin(5);
-        for (n_left, n_right) in [(1, 1), (3, 2), (16, 16), (20, 70), (200, 199)] {
+        for (n_left, n_right) in [
+            (1, 1),
+            (3, 2),
+            (16, 16),
+            (20, 70),
+            (200, 199),
+            (64, 2),
+            (90, 300),
+        ] {
             let left = run(&coin, n_left, 50, 0);
             let right = run(&coin, n_right, 50, 1000);
             let mut want = [left.clone(), right.clone()].concat();
@@ -593,7 +743,7 @@ mod tests {
                 got.sort();
                 assert_eq!(got, want, "random answers, {n_left} + {n_right}");
             }
-            for budget in [0, 1, 2, (n_left + n_right) / 2, n_left + n_right - 1] {
+            for budget in [0, 1, 2, 9, (n_left + n_right) / 2, n_left + n_right - 1] {
                 let calls = AtomicUsize::new(0);
                 let counted = |a: &(u64, usize), b: &(u64, usize)| {
                     assert!(calls.fetch_add(1, Relaxed) < budget, "budget spent");
