@@ -5,7 +5,8 @@
 //! input, so load changes on a shared machine hit all of them alike; the figure
 //! kept is the best over the rounds. The parallel sorts are called and timed on
 //! one of their own pool's threads (inside `install`), so the round trip into
-//! the pool is not counted; std's sorts run on this thread.
+//! the pool is not counted; std's sorts run on a thread of prorata's pool
+//! too, so that they run where prorata's do.
 //!
 //! ```text
 //! cargo run --release --example sort_compare [--full] [len ...]
@@ -45,10 +46,13 @@ type Sorter<'a, T> = &'a (dyn Fn(&mut Vec<T>) + Sync);
 /// A plain sort and where it runs.
 type PlacedSort<T> = (Place, fn(&mut Vec<T>));
 
-/// Where a sort runs: on this thread, or on a thread of one of the pools.
+/// Which sort this is, and so where it runs: std's sequential sorts run on a
+/// thread of prorata's pool, as prorata's sorts do (the machine's cores are
+/// not always alike, so a sort timed on another thread could be timed on
+/// another core), Rayon's on a thread of its own pool.
 #[derive(Clone, Copy)]
 enum Place {
-    Here,
+    Sequential,
     Rayon,
     Prorata,
 }
@@ -78,9 +82,8 @@ fn time_once<T: Clone + Send + Sync>(
         elapsed
     };
     match place {
-        Place::Here => run(),
+        Place::Sequential | Place::Prorata => pools.prorata.install(run),
         Place::Rayon => pools.rayon.install(run),
-        Place::Prorata => pools.prorata.install(run),
     }
 }
 
@@ -106,7 +109,7 @@ fn best_times<T: Clone + Send + Sync>(
 fn ord_sorts<T: Ord + Send>(stable: bool) -> [PlacedSort<T>; 3] {
     if stable {
         [
-            (Place::Here, |v| v.sort()),
+            (Place::Sequential, |v| v.sort()),
             (Place::Rayon, |v| {
                 rayon::slice::ParallelSliceMut::par_sort(v.as_mut_slice())
             }),
@@ -116,7 +119,7 @@ fn ord_sorts<T: Ord + Send>(stable: bool) -> [PlacedSort<T>; 3] {
         ]
     } else {
         [
-            (Place::Here, |v| v.sort_unstable()),
+            (Place::Sequential, |v| v.sort_unstable()),
             (Place::Rayon, |v| {
                 rayon::slice::ParallelSliceMut::par_sort_unstable(v.as_mut_slice())
             }),
@@ -354,9 +357,9 @@ fn ceiling(pools: &Pools, len: usize) {
         pools,
         &input,
         &[
-            (Place::Here, std_sort),
-            (Place::Here, &unstable_halves),
-            (Place::Here, &stable_halves),
+            (Place::Sequential, std_sort),
+            (Place::Sequential, &unstable_halves),
+            (Place::Sequential, &stable_halves),
             (Place::Prorata, unstable),
             (Place::Prorata, stable),
         ],
