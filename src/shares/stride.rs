@@ -380,15 +380,12 @@ impl Stride {
             return self.scan_pick(view);
         }
         let floor = self.floor;
-        let mut first: Option<(u64, usize)> = None;
-        for r in &self.table.rows {
-            let key = order_key(r.deadline(floor));
-            // The lowest slot among the earliest (the rows come in no order).
-            if first.is_none_or(|(k, f)| key < k || (key == k && r.slot < f)) {
-                first = Some((key, r.slot));
-            }
-        }
-        first.map(|(_, s)| s)
+        // The least deadline, then the lowest slot among the earliest (the rows
+        // come in no order), as one number: no branch per row.
+        let first = (self.table.rows.iter())
+            .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
+            .min()?;
+        Some(first as u64 as usize)
     }
 
     /// [`Stride::pick`] by a look at every waiting share.
