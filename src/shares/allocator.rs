@@ -134,7 +134,7 @@ macro_rules! view {
 
 #[derive(Debug)]
 enum Policy {
-    Stride(Stride),
+    Stride(Box<Stride>),
     Lottery(Box<Lottery>),
 }
 
@@ -259,7 +259,7 @@ impl Allocator {
         assert!(config.cores > 0, "prorata: a pool needs at least one core");
         let memory = memory_quanta(config.quantum_nanos);
         let policy = match config.policy {
-            SharePolicy::Stride => Policy::Stride(Stride::new(memory)),
+            SharePolicy::Stride => Policy::Stride(Box::new(Stride::policy(memory))),
             SharePolicy::Lottery => Policy::Lottery(Box::new(Lottery::new(
                 Draws::Independent,
                 config.seed,
@@ -701,12 +701,27 @@ impl Allocator {
     fn set_nwait(&mut self, slot: usize, n: u32) {
         self.nwait[slot] = n;
         self.waiters.set(slot, n > 0);
+        self.table_waiter(slot);
     }
 
     /// Sets the number of unflagged holders of `slot`.
     fn set_nhold(&mut self, slot: usize, n: u32) {
         self.nhold[slot] = n;
         self.holding.set(slot, n > 0);
+        self.table_waiter(slot);
+    }
+
+    /// Tells the stride policy's table of waiting shares what `slot` waits for: its next
+    /// core is its unflagged holders' plus one, while it waits.
+    fn table_waiter(&mut self, slot: usize) {
+        if let Policy::Stride(s) = &mut self.policy {
+            let next = if self.nwait[slot] > 0 {
+                self.nhold[slot] + 1
+            } else {
+                0
+            };
+            s.set_waiting(slot, next);
+        }
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
@@ -1224,6 +1239,10 @@ impl Allocator {
         );
         assert!(self.held <= self.free, "more cores kept than free");
         self.check_kept_state();
+        #[cfg(test)]
+        if let (Policy::Stride(s), false) = (&self.policy, self.dirty) {
+            s.check_table(&view!(self));
+        }
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
             assert_eq!(

@@ -77,6 +77,55 @@ pub(crate) struct Stride {
     held: Vec<u32>,
     givable: Vec<u32>,
     waiting: Vec<u32>,
+    /// What the choice of a waiter reads of each waiting share, packed (kept
+    /// by the stride policy only).
+    table: WaiterTable,
+}
+
+/// The waiting shares, each with what the deadline of its next core is computed
+/// from, in one packed row: the choice of a waiter reads the rows only, not the
+/// ledger, the counts and the entitlements of each share at scattered places.
+///
+/// A waiting share's next deadline is `max(pass, floor - reach) + step` (`step`:
+/// its holders plus one over its entitlement), which rounds exactly as the larger
+/// of `pass + step`, kept in the row, and `(floor - reach) + step`: the floor
+/// moves at every charge and stays out of the row. A row changes when its
+/// share's pass does (a charge, a retune), its holders or its entitlement.
+#[derive(Debug, Default)]
+struct WaiterTable {
+    on: bool,
+    rows: Vec<Row>,
+    /// Per slot: its holders plus one while it waits (the rank of its next core),
+    /// 0 while it does not.
+    next: Vec<u32>,
+    /// Per slot: its row while it waits.
+    row: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    /// `pass + step`, with the pass as kept (not raised to the floor).
+    raw: f64,
+    /// Its reach; infinite for a share entitled to none (the floor does not
+    /// raise its pass).
+    reach: f64,
+    step: f64,
+    slot: usize,
+}
+
+impl Row {
+    /// The deadline of the share's next core with the floor at `floor`.
+    #[inline]
+    fn deadline(&self, floor: f64) -> f64 {
+        self.raw.max((floor - self.reach) + self.step)
+    }
+}
+
+impl WaiterTable {
+    /// Whether the table is kept and has `slot` in it.
+    fn waits(&self, slot: usize) -> bool {
+        self.on && self.next[slot] > 0
+    }
 }
 
 impl Stride {
@@ -90,12 +139,25 @@ impl Stride {
         }
     }
 
+    /// A stride policy, which keeps a table of its waiting shares for its
+    /// choices (the ledger alone, as the lotteries use it, does not).
+    pub(crate) fn policy(memory: f64) -> Self {
+        let mut s = Stride::new(memory);
+        s.table.on = true;
+        s
+    }
+
     pub(crate) fn resize(&mut self, slots: usize) {
         self.slots.resize(slots, Ledger::RESET);
         self.remain.resize(slots, 0.0);
+        if self.table.on {
+            self.table.next.resize(slots, 0);
+            self.table.row.resize(slots, 0);
+        }
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
+        self.set_waiting(slot, 0);
         self.extremes_stale = true;
         self.slots[slot] = Ledger::RESET;
         self.remain[slot] = 0.0;
@@ -134,6 +196,9 @@ impl Stride {
     #[cfg(test)]
     pub(crate) fn forget_extremes(&mut self) {
         self.apply_floor();
+        for r in 0..self.table.rows.len() {
+            self.table.rows[r] = self.row(self.table.rows[r].slot);
+        }
         self.extremes_stale = true;
     }
 
@@ -186,6 +251,60 @@ impl Stride {
                 self.slots[slot].pass = self.global + self.remain[slot].clamp(0.0, 1.0 / new[slot]);
             }
         }
+        // Every row: the passes and entitlements moved (the entitlements at
+        // least by rounding, as they are normalised to the cores).
+        for r in 0..self.table.rows.len() {
+            let slot = self.table.rows[r].slot;
+            self.table.rows[r] = self.row(slot);
+        }
+    }
+
+    /// Slot `slot` waits for its `next`-th core (`holders + 1`), or does not wait
+    /// (0): its row in the table.
+    pub(crate) fn set_waiting(&mut self, slot: usize, next: u32) {
+        let ix = &mut self.table;
+        if !ix.on || ix.next[slot] == next {
+            return;
+        }
+        let was = ix.next[slot];
+        ix.next[slot] = next;
+        if next == 0 {
+            let r = ix.row[slot] as usize;
+            ix.rows.swap_remove(r);
+            if let Some(moved) = ix.rows.get(r) {
+                ix.row[moved.slot] = r as u32;
+            }
+            return;
+        }
+        let row = self.row(slot);
+        let ix = &mut self.table;
+        if was == 0 {
+            ix.row[slot] = ix.rows.len() as u32;
+            ix.rows.push(row);
+        } else {
+            ix.rows[ix.row[slot] as usize] = row;
+        }
+    }
+
+    /// The row of waiting `slot`, from its ledger entry as it is now.
+    fn row(&self, slot: usize) -> Row {
+        let l = &self.slots[slot];
+        let step = f64::from(self.table.next[slot]) / l.ent.max(f64::MIN_POSITIVE);
+        Row {
+            raw: l.pass + step,
+            reach: if l.ent > 0.0 { l.reach } else { f64::INFINITY },
+            step,
+            slot,
+        }
+    }
+
+    /// `slot`'s pass changed: its row follows, if it waits.
+    #[inline]
+    fn moved(&mut self, slot: usize) {
+        if self.table.waits(slot) {
+            let r = self.table.row[slot] as usize;
+            self.table.rows[r] = self.row(slot);
+        }
     }
 
     /// `slot` (entitled to `ent` of `total` cores) held cores for `quanta` quanta.
@@ -199,6 +318,7 @@ impl Stride {
     pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
         if ent > 0.0 {
             self.slots[slot].pass = self.pass(slot) + quanta / ent;
+            self.moved(slot);
             let l = self.slots[slot];
             if l.ent > 0.0 {
                 // Its pass only grew: the largest distance ahead stays exact.
@@ -253,9 +373,23 @@ impl Stride {
 
     /// The waiting share whose next core has the earliest deadline.
     ///
-    /// A look at every waiting share: one tight loop, since with hundreds
+    /// A look at every waiting share's row: one tight loop, since with hundreds
     /// waiting this is the largest part of a decision.
     pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
+        if !self.table.on {
+            return self.scan_pick(view);
+        }
+        let floor = self.floor;
+        // The least deadline, then the lowest slot among the earliest (the rows
+        // come in no order), as one number: no branch per row.
+        let first = (self.table.rows.iter())
+            .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
+            .min()?;
+        Some(first as u64 as usize)
+    }
+
+    /// [`Stride::pick`] by a look at every waiting share.
+    fn scan_pick(&self, view: &View<'_>) -> Option<usize> {
         let (holders, ent) = (view.holders, view.ent);
         let mut first: Option<(u64, usize)> = None;
         for &s in view.waiters {
@@ -273,9 +407,65 @@ impl Stride {
     /// Whether `slot` would get the next free core, were it waiting: its next
     /// core's deadline is no later than every waiting share's.
     pub(crate) fn due(&self, view: &View<'_>, slot: usize) -> bool {
+        let mine = self.deadline(slot, view.holders[slot] + 1, view.ent[slot]);
+        if self.table.on {
+            let floor = self.floor;
+            return (self.table.rows.iter()).all(|r| mine <= r.deadline(floor) + TIE);
+        }
         let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
-        let mine = next(slot);
         view.waiters.iter().all(|&s| mine <= next(s) + TIE)
+    }
+
+    /// Panics unless the waiter table holds a row for every waiting share, equal
+    /// bit for bit to one computed from its ledger entry now, and finds the share
+    /// and deadlines a look at every waiting share finds.
+    #[cfg(test)]
+    pub(crate) fn check_table(&self, view: &View<'_>) {
+        let ix = &self.table;
+        if !ix.on {
+            return;
+        }
+        let bits = |r: &Row| {
+            [
+                r.raw.to_bits(),
+                r.reach.to_bits(),
+                r.step.to_bits(),
+                r.slot as u64,
+            ]
+        };
+        for s in 0..self.slots.len() {
+            let k = if view.waiting[s] > 0 {
+                view.holders[s] + 1
+            } else {
+                0
+            };
+            assert_eq!(ix.next[s], k, "waiter table: rank of slot {s}");
+            if k == 0 {
+                continue;
+            }
+            let l = &self.slots[s];
+            let ent = view.ent[s];
+            assert_eq!(
+                l.ent.to_bits(),
+                ent.to_bits(),
+                "ledger entitlement of slot {s}"
+            );
+            let row = ix.rows[ix.row[s] as usize];
+            assert_eq!(
+                bits(&row),
+                bits(&self.row(s)),
+                "waiter table: row of slot {s}"
+            );
+            let deadline = self.deadline(s, k, ent);
+            assert_eq!(
+                row.deadline(self.floor).to_bits(),
+                deadline.to_bits(),
+                "deadline of slot {s}"
+            );
+        }
+        let waiting = view.waiting.iter().filter(|&&w| w > 0).count();
+        assert_eq!(ix.rows.len(), waiting, "waiter table: stray rows");
+        assert_eq!(self.pick(view), self.scan_pick(view), "waiter table: pick");
     }
 
     /// Cores to take back now (at the end of a quantum, or for a waiter): one
@@ -320,9 +510,17 @@ impl Stride {
         // is stale once its share's deadline or eligibility changed (a fresh one is
         // pushed then) and is dropped when it comes up. Ties go as a scan in slot
         // order would: the lowest slot among waiters, the highest among holders.
-        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = (view.waiters.iter())
-            .map(|&s| Reverse((order_key(next(held, s)), s)))
-            .collect();
+        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = if self.table.on {
+            // The same deadlines, from the rows (nothing moved yet).
+            let floor = self.floor;
+            (self.table.rows.iter())
+                .map(|r| Reverse((order_key(r.deadline(floor)), r.slot)))
+                .collect()
+        } else {
+            (view.waiters.iter())
+                .map(|&s| Reverse((order_key(next(held, s)), s)))
+                .collect()
+        };
         let first_waiter =
             |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>, held: &[u32], waiting: &[u32]| {
                 while let Some(&Reverse((key, s))) = waiters.peek() {

@@ -1,0 +1,137 @@
+//! The stride policy's table of waiting shares, driven directly with random
+//! entitlements, charges, bounds and waiters: after every operation it must hold
+//! a row for every waiting share equal to one computed from scratch, and pick the
+//! share a look at every share's ledger entry picks.
+
+use crate::shares::allocator::View;
+use crate::shares::rng::XorShift;
+use crate::shares::stride::Stride;
+
+const SLOTS: usize = 9;
+
+struct Run {
+    stride: Stride,
+    rng: XorShift,
+    ent: Vec<f64>,
+    waiting: Vec<u32>,
+    holders: Vec<u32>,
+    waiters: Vec<usize>,
+    holding: Vec<usize>,
+    zeros: Vec<u32>,
+}
+
+impl Run {
+    fn new(seed: u64) -> Run {
+        // A short memory, so that the bound raises passes often.
+        let mut stride = Stride::policy(0.5 + (seed % 3) as f64);
+        stride.resize(SLOTS);
+        Run {
+            stride,
+            rng: XorShift::new(seed),
+            ent: vec![0.0; SLOTS],
+            waiting: vec![0; SLOTS],
+            holders: vec![0; SLOTS],
+            waiters: Vec::new(),
+            holding: Vec::new(),
+            zeros: vec![0; SLOTS],
+        }
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.rng.next_u64() % n
+    }
+
+    fn view(&self) -> View<'_> {
+        View {
+            ent: &self.ent,
+            capped: &self.ent,
+            demand: &self.zeros,
+            waiting: &self.waiting,
+            holders: &self.holders,
+            in_flight: 0,
+            waiters: &self.waiters,
+            holding: &self.holding,
+        }
+    }
+
+    /// What a look at every waiting share picks.
+    fn scan(&self) -> Option<usize> {
+        let v = self.view();
+        let d = |s: usize| {
+            self.stride.pass(s) + f64::from(v.holders[s] + 1) / v.ent[s].max(f64::MIN_POSITIVE)
+        };
+        let mut first: Option<(f64, usize)> = None;
+        for s in v.waiting_slots() {
+            if first.is_none_or(|(k, f)| d(s).total_cmp(&k).then(s.cmp(&f)).is_lt()) {
+                first = Some((d(s), s));
+            }
+        }
+        first.map(|(_, s)| s)
+    }
+
+    fn step(&mut self) {
+        match self.below(6) {
+            0 => {
+                // New entitlements: some kept bit for bit (their passes are only
+                // rescaled, by o / o), some gone, some new.
+                let old = self.ent.clone();
+                let rng = &mut self.rng;
+                self.ent = (old.iter())
+                    .map(|&o| match rng.next_u64() % 4 {
+                        0 => 0.0,
+                        1 => 0.01 + 8.0 * rng.next_f64(),
+                        _ => o,
+                    })
+                    .collect();
+                self.stride.retune_all(&old, &self.ent);
+            }
+            1 | 2 => {
+                let s = self.below(SLOTS as u64) as usize;
+                self.waiting[s] = self.below(3) as u32;
+                self.holders[s] = self.below(4) as u32;
+                let next = if self.waiting[s] > 0 {
+                    self.holders[s] + 1
+                } else {
+                    0
+                };
+                self.stride.set_waiting(s, next);
+                self.waiters = self.view().waiting_slots().collect();
+                self.holding = self.view().holding_slots().collect();
+            }
+            3 | 4 => {
+                let s = self.below(SLOTS as u64) as usize;
+                let total = self.ent.iter().sum();
+                let quanta = 3.0 * self.rng.next_f64();
+                self.stride.charge(s, quanta, self.ent[s], total);
+            }
+            _ => {
+                assert_eq!(self.stride.pick(&self.view()), self.scan(), "pick");
+                let s = self.below(SLOTS as u64) as usize;
+                let view = self.view();
+                let mine = self.stride.pass(s)
+                    + f64::from(view.holders[s] + 1) / view.ent[s].max(f64::MIN_POSITIVE);
+                let each = |w: usize| {
+                    mine <= self.stride.pass(w)
+                        + f64::from(view.holders[w] + 1) / view.ent[w].max(f64::MIN_POSITIVE)
+                        + 1e-9
+                };
+                assert_eq!(
+                    self.stride.due(&view, s),
+                    view.waiting_slots().all(each),
+                    "due"
+                );
+            }
+        }
+        self.stride.check_table(&self.view());
+    }
+}
+
+#[test]
+fn the_waiter_table_picks_as_a_look_at_every_ledger_entry() {
+    for seed in 1..=200u64 {
+        let mut run = Run::new(seed);
+        for _ in 0..500 {
+            run.step();
+        }
+    }
+}
