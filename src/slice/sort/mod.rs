@@ -19,6 +19,7 @@ mod fork;
 mod insertion;
 mod merge_sort;
 mod nearly_sorted;
+mod outliers;
 mod par_merge;
 mod par_partition;
 mod partition;
@@ -149,7 +150,7 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if runs::finish_if_monotonic(v, compare) {
+    if runs::finish_if_monotonic(v, compare) || outliers::sort_if_nearly_sorted(v, compare) {
         return;
     }
     if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF)
