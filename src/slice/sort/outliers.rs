@@ -237,6 +237,11 @@ mod tests {
                         if looks_ordered && swaps <= root && len >= 1000 {
                             assert!(done, "{what}");
                         }
+                        // Past `8 sqrt(len)` misplaced elements it is left to
+                        // the quicksort.
+                        if swaps >= 8 * root && len >= 1000 {
+                            assert!(!done, "{what}");
+                        }
                     }
                 }
             }
