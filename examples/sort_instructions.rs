@@ -12,7 +12,9 @@
 //! Arguments: `std`, `rayon` or `prorata`; `stable` or `unstable`; the shape
 //! (`random`, `few` (16 distinct values), `ascending` or `descending` (√n
 //! random swaps), `wide64` (`[u64; 8]` by its first field), `wide128`
-//! (`[u64; 16]`), `string`); the length.
+//! (`[u64; 16]`), `string`); the length. `THREADS` sets the pools' threads
+//! (default 1); with more, count with `--toggle-collect='*slice::sort*'`, which
+//! takes in the pieces the other threads run.
 
 use std::cmp::Ordering;
 use std::hint::black_box;
@@ -42,14 +44,18 @@ fn run<T: Ord + Send>(v: &mut [T], who: &str, stable: bool) {
         ("prorata", false) => |v| P::par_sort_unstable(v),
         _ => panic!("std, rayon or prorata"),
     };
+    let threads = std::env::var("THREADS")
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
     match who {
         "rayon" => rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
+            .num_threads(threads)
             .build()
             .expect("a pool")
             .install(|| measured(v, sort)),
         "prorata" => prorata::ThreadPoolBuilder::new()
-            .num_threads(1)
+            .num_threads(threads)
             .build()
             .expect("a pool")
             .install(|| measured(v, sort)),

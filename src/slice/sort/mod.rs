@@ -5,6 +5,10 @@
 //! one pass, as std does (our check was measured faster than std's on sorted
 //! and reversed `u64`s; on other inputs it stops at the first descent), then
 //! sorts small inputs, single-thread pools and zero-sized types sequentially.
+//! The unstable sort then sorts an input that looks nearly sorted (or
+//! reversed) by setting its few misplaced elements aside and merging them
+//! back ([`outliers`]), in about one pass of comparisons, where a quicksort
+//! would partition it level after level.
 //!
 //! No sort calls std's: since Rust 1.81 those panic when the comparator is not a
 //! total order, and Rayon's never do. Ours leave the slice as some permutation
@@ -19,6 +23,7 @@ mod fork;
 mod insertion;
 mod merge_sort;
 mod nearly_sorted;
+mod outliers;
 mod par_merge;
 mod par_partition;
 mod partition;
@@ -109,7 +114,7 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if runs::finish_if_monotonic(v, compare) {
+    if runs::finish_if_monotonic(v, compare) || outliers::sort_if_nearly_sorted(v, compare) {
         return;
     }
     if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF)
