@@ -70,6 +70,12 @@ const SEQUENTIAL_CUTOFF: usize = 4096;
 /// against 0.98.
 const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 17;
 
+/// The same for the stable sort, whose sequential stable quicksort sets equal
+/// elements aside: 16 distinct `u64`s on 2 cores took 1.21 of std's time at
+/// 10^4 that way against 2.05 by the parallel merge sort, but 1.29 against
+/// 0.88 at 10^5.
+const STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 15;
+
 /// The smallest piece a parallel sort sorts sequentially as a leaf.
 const MIN_LEAF: usize = 2048;
 
@@ -84,6 +90,10 @@ where
     }
     if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF) {
         seq_stable_sort(v, compare);
+        return;
+    }
+    if v.len() < STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF && pivot::looks_few_distinct(v, compare) {
+        stable_quicksort::stable_quicksort(v, compare);
         return;
     }
     merge_sort::par_merge_sort(v, compare);
