@@ -541,14 +541,7 @@ impl<T> Ends<T> {
     {
         // SAFETY: as the function's contract says.
         unsafe {
-            let take_right = is_less(compare, &*self.right, &*self.left);
-            let src = if take_right { self.right } else { self.left };
-            ptr::copy_nonoverlapping(src, self.dest, 1);
-            // The pointers move by `1 - taken` written as `1` then `- taken`:
-            // measured fewer instructions than `!taken`.
-            self.right = self.right.wrapping_add(take_right as usize);
-            self.left = self.left.wrapping_add(1).wrapping_sub(take_right as usize);
-            self.dest = self.dest.add(1);
+            take_smaller_head(&mut self.left, &mut self.right, &mut self.dest, compare);
             // Ties go to the right run's last element, which comes last.
             let take_left = is_less(compare, &*self.right_last, &*self.left_last);
             let src = if take_left {
@@ -627,13 +620,38 @@ where
     // elements; `dest` has room for one more (it has room for both rests). The
     // copy happens after the comparison, so a panic in `compare` leaves `rest`
     // exact.
+    unsafe { take_smaller_head(&mut rest.left, &mut rest.right, &mut rest.dest, compare) };
+}
+
+/// Copies the smaller of the elements at `left` and `right` (the one at
+/// `left` on ties) to `dest`, and moves the pointer it came from and `dest`
+/// on by one: one step of a merge from the front, without a branch on the
+/// comparator's answer.
+///
+/// # Safety
+/// `left` and `right` point at initialized elements and `dest` at a place
+/// that overlaps neither; the pointers are only moved, with wrapping
+/// arithmetic, so the caller decides what may be read next.
+#[inline(always)]
+unsafe fn take_smaller_head<T, F>(
+    left: &mut *mut T,
+    right: &mut *mut T,
+    dest: &mut *mut T,
+    compare: &F,
+) where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: the caller's contract; nothing moves before the comparator has
+    // answered.
     unsafe {
-        let take_right = is_less(compare, &*rest.right, &*rest.left);
-        let src = if take_right { rest.right } else { rest.left };
-        ptr::copy_nonoverlapping(src, rest.dest, 1);
-        rest.right = rest.right.add(take_right as usize);
-        rest.left = rest.left.add(!take_right as usize);
-        rest.dest = rest.dest.add(1);
+        let take_right = is_less(compare, &**right, &**left);
+        let src = if take_right { *right } else { *left };
+        ptr::copy_nonoverlapping(src, *dest, 1);
+        // The pointers move by `1 - taken` written as `1` then `- taken`:
+        // measured fewer instructions than `!taken`.
+        *right = right.wrapping_add(take_right as usize);
+        *left = left.wrapping_add(1).wrapping_sub(take_right as usize);
+        *dest = dest.wrapping_add(1);
     }
 }
 
