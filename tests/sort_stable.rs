@@ -66,6 +66,26 @@ fn stable_sort_of_a_million() {
     });
 }
 
+/// Past 32 MiB the sorts' buffer is a mapping of their own (with huge pages
+/// on Linux): the merge sort's and the few-distinct stable quicksort's.
+#[test]
+fn stable_sort_with_a_buffer_past_32_mib() {
+    on_pools(|threads| {
+        // (u32, usize) pairs: 2.2 * 2^20 of them need a buffer of 35 MiB.
+        let len = (2 << 20) + (1 << 18);
+        let values = shapes()[0].1(len, 7);
+        for distinct in [1 << 20, 16] {
+            let input = tagged(&values.iter().map(|x| x % distinct).collect::<Vec<_>>());
+            assert!(len * size_of_val(&input[0]) > 32 << 20);
+            let mut expected = input.clone();
+            expected.sort_by_key(|p| p.0);
+            let mut v = input;
+            v.par_sort_by_key(|p| p.0);
+            assert!(v == expected, "{distinct} keys on {threads} threads");
+        }
+    });
+}
+
 #[test]
 fn stable_sort_of_strings_and_zero_sized() {
     on_pools(|_| {

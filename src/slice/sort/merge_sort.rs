@@ -10,12 +10,11 @@
 //! the runs that need a merge, so a nearly sorted input costs few passes. Nothing here panics by itself, whatever the comparator
 //! answers (std's sort does since Rust 1.81; Rayon's does not).
 //!
-//! Memory: the parallel sort's leaves are sorted (each with a buffer of its
-//! own) before its buffer is allocated; the most it holds at once is that one
-//! buffer of the slice's length.
+//! Memory: one buffer of the slice's length ([`Scratch`]), which the
+//! parallel sort's leaves share (each its own range) before the merges use it.
 //!
 //! Panic safety: the buffer only ever holds bitwise copies, never owns
-//! anything (its `Vec` has length 0). A merge *into the buffer* only reads the
+//! anything (a [`Scratch`] drops no elements). A merge *into the buffer* only reads the
 //! slice, which still holds every element; a merge *into the slice* has a guard
 //! that moves every unmerged element into the slice on unwind. So on a panic
 //! the slice holds each element exactly once.
@@ -28,6 +27,7 @@ use super::insertion::{binary_insertion_sort_from, insertion_sort};
 use super::is_less;
 use super::par_merge::{merge_out_of_order, par_merge};
 use super::raw::SendPtr;
+use super::scratch::Scratch;
 use super::stable_block::{BLOCK, sort_block};
 
 /// Slices this short are insertion sorted.
@@ -40,6 +40,9 @@ const RUN_MAX: usize = 20;
 const MIN_RUN: usize = BLOCK;
 
 /// Sorts `v` stably in parallel; `v` is longer than the sequential cutoff.
+/// One buffer of `v`'s length serves every leaf (each sorts with its own
+/// range of it) and then the merges: fresh memory costs a page fault per
+/// page on first touch, so it is touched once, by the leaves, in parallel.
 pub(super) fn par_merge_sort<T, F>(v: &mut [T], compare: &F)
 where
     T: Send,
@@ -50,13 +53,21 @@ where
     let levels = leaf_levels(len, threads);
     // Merge pieces: a few per thread at the top level, so stealing can balance.
     let grain = (len / (8 * threads)).max(MIN_LEAF);
+    let mut buf = Scratch::<T>::new(len);
+    let buf = SendPtr(buf.as_mut_ptr());
+    // SAFETY: each leaf gets the range of the buffer that matches its range of
+    // `v` (`sort_leaves` cuts both alike), so the leaves' buffers are disjoint
+    // and have room for them; the buffer owns nothing, and outlives the calls.
     sort_leaves(
         v,
+        buf,
         levels,
-        &|leaf| super::seq_stable_sort(leaf, compare),
+        &|leaf, leaf_buf| unsafe { super::seq_stable_sort_with(leaf, leaf_buf.0, compare) },
         true,
     );
-    merge_all(v, levels, Some(grain), compare);
+    // SAFETY: `buf` has room for `len` elements, is not `v`'s memory, owns
+    // nothing, and no leaf uses it any more.
+    unsafe { merge_all(v, buf, levels, Some(grain), compare) };
 }
 
 /// Sorts `v` stably on this thread: natural runs (a strictly descending one
@@ -68,18 +79,37 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
+    if v.len() <= RUN_MAX {
+        insertion_sort(v, compare);
+        return;
+    }
+    let mut buf = Scratch::<T>::new(v.len());
+    // SAFETY: a buffer of `v`'s length, of its own, owning nothing.
+    unsafe { seq_merge_sort_with(v, buf.as_mut_ptr(), compare) };
+}
+
+/// [`seq_merge_sort`] with the buffer at `buf`.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns
+/// nothing (its places may hold anything; they are only written, then read).
+pub(super) unsafe fn seq_merge_sort_with<T, F>(v: &mut [T], buf: *mut T, compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
     let len = v.len();
     if len <= RUN_MAX {
         insertion_sort(v, compare);
         return;
     }
-    let mut buf: Vec<T> = Vec::with_capacity(len);
     let mut runs = Vec::with_capacity(len / MIN_RUN + 2);
     let mut start = 0;
     while start < len {
         // SAFETY: `buf` has room for `len` elements, so for `len - start`
-        // from `start`, and is not `v`; it owns nothing (its length stays 0).
-        let end = unsafe { next_run(&mut v[start..], buf.as_mut_ptr().add(start), compare) };
+        // from `start`, and is not `v`; it owns nothing (the caller's
+        // contract).
+        let end = unsafe { next_run(&mut v[start..], buf.add(start), compare) };
         runs.push(Run {
             start,
             end: start + end,
@@ -87,7 +117,8 @@ where
         });
         start += end;
     }
-    merge_runs(v, buf, runs, compare);
+    // SAFETY: as above.
+    unsafe { merge_runs(v, buf, runs, compare) };
 }
 
 /// Makes a sorted run at the front of `v` and returns its length: the longest
@@ -144,7 +175,7 @@ struct Run {
 }
 
 /// Merges neighbouring runs until one is left, then makes sure it is in `v`,
-/// through `buf`, which has room for `v.len()` elements and owns none.
+/// through `buf`.
 /// Which neighbours merge when is powersort's rule: each boundary between two
 /// runs gets a power (how deep the boundary between the runs' midpoints sits
 /// in a perfectly balanced merge tree over `0..len`), and a stack of runs is
@@ -156,16 +187,19 @@ struct Run {
 /// Panic safety: a merge reads one place and writes the other over the same
 /// range, and a merge into the slice has a guard that finishes it. So the
 /// slice's range of each run always holds that run's elements, each once.
-fn merge_runs<T, F>(v: &mut [T], mut buf: Vec<T>, runs: Vec<Run>, compare: &F)
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns none.
+unsafe fn merge_runs<T, F>(v: &mut [T], buf: *mut T, runs: Vec<Run>, compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     let len = v.len();
-    let (v_ptr, buf_ptr) = (SendPtr(v.as_mut_ptr()), SendPtr(buf.as_mut_ptr()));
-    // SAFETY: `v` and `buf` are distinct allocations of `len` slots, owned by
-    // this call; runs are disjoint ranges of both. `buf` never owns anything
-    // (its length stays 0): every element in it also sits in `v`'s same range.
+    let (v_ptr, buf_ptr) = (SendPtr(v.as_mut_ptr()), SendPtr(buf));
+    // SAFETY: `v` and `buf` are distinct allocations of `len` slots (the
+    // caller's contract); runs are disjoint ranges of both. `buf` never owns
+    // anything: every element in it also sits in `v`'s same range.
     unsafe {
         let merge = |left: Run, right: Run| merge_pair(v_ptr, buf_ptr, left, right, compare);
         let mut stack: Vec<(Run, u32)> = Vec::new();
@@ -273,29 +307,37 @@ where
     }
 }
 
-/// Merges the sorted leaves of `v` back up through a buffer of its length: in
-/// parallel, in pieces of about `grain` elements, when there is a `grain`.
-fn merge_all<T, F>(v: &mut [T], levels: u32, grain: Option<usize>, compare: &F)
-where
+/// Merges the sorted leaves of `v` back up through `buf`: in parallel, in
+/// pieces of about `grain` elements, when there is a `grain`.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, owns nothing,
+/// and nobody else uses it during the call.
+unsafe fn merge_all<T, F>(
+    v: &mut [T],
+    buf: SendPtr<T>,
+    levels: u32,
+    grain: Option<usize>,
+    compare: &F,
+) where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     let len = v.len();
-    let mut buf: Vec<T> = Vec::with_capacity(len);
-    // SAFETY: `v` and `buf` are distinct allocations of `len` slots each, owned
-    // by this call for its duration; `buf` never becomes the owner of anything
-    // (its length stays 0) and the slice ends up holding every element once.
+    // SAFETY: `v` and `buf` are distinct ranges of `len` slots each, used by
+    // this call alone (the caller's contract); `buf` never becomes the owner of
+    // anything and the slice ends up holding every element once.
     unsafe {
         merge_levels(
             SendPtr(v.as_mut_ptr()),
-            SendPtr(buf.as_mut_ptr()),
+            buf,
             len,
             levels,
             false,
             grain,
             compare,
-        );
-    }
+        )
+    };
 }
 
 /// Runs `a` and `b`, in parallel when `parallel`.
@@ -309,21 +351,26 @@ fn both<A: FnOnce() + Send, B: FnOnce() + Send>(parallel: bool, a: A, b: B) {
 }
 
 /// Sorts each of the 2^`levels` leaves of `v` (cut in halves, as
-/// [`merge_levels`] cuts) with `sort_leaf`, in parallel when `parallel`.
-fn sort_leaves<T, S>(v: &mut [T], levels: u32, sort_leaf: &S, parallel: bool)
+/// [`merge_levels`] cuts) with `sort_leaf`, in parallel when `parallel`; each
+/// leaf gets with it the matching range of the buffer at `buf` (cut alike).
+fn sort_leaves<T, S>(v: &mut [T], buf: SendPtr<T>, levels: u32, sort_leaf: &S, parallel: bool)
 where
     T: Send,
-    S: Fn(&mut [T]) + Sync,
+    S: Fn(&mut [T], SendPtr<T>) + Sync,
 {
     if levels == 0 {
-        sort_leaf(v);
+        sort_leaf(v, buf);
         return;
     }
-    let (low, high) = v.split_at_mut(v.len() / 2);
+    let mid = v.len() / 2;
+    let (low, high) = v.split_at_mut(mid);
+    // SAFETY: only a position: the buffer has room for `v.len()` elements (the
+    // callers'), so `mid` lies within it; it is dereferenced by the leaves.
+    let buf_high = unsafe { buf.add(mid) };
     both(
         parallel,
-        || sort_leaves(low, levels - 1, sort_leaf, parallel),
-        || sort_leaves(high, levels - 1, sort_leaf, parallel),
+        move || sort_leaves(low, buf, levels - 1, sort_leaf, parallel),
+        move || sort_leaves(high, buf_high, levels - 1, sort_leaf, parallel),
     );
 }
 

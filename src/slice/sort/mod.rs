@@ -31,6 +31,7 @@ mod pivot;
 mod quicksort;
 mod raw;
 mod runs;
+mod scratch;
 mod seq_quicksort;
 mod small_sort;
 mod stable_block;
@@ -115,6 +116,26 @@ where
         stable_quicksort::stable_quicksort(v, compare);
     } else {
         merge_sort::seq_merge_sort(v, compare);
+    }
+}
+
+/// [`seq_stable_sort`] with the scratch space at `buf`.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns
+/// nothing.
+unsafe fn seq_stable_sort_with<T, F>(v: &mut [T], buf: *mut T, compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        if v.len() >= FEW_DISTINCT_CHECK_FROM && pivot::looks_few_distinct(v, compare) {
+            stable_quicksort::stable_quicksort_with(v, buf, compare);
+        } else {
+            merge_sort::seq_merge_sort_with(v, buf, compare);
+        }
     }
 }
 

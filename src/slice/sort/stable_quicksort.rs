@@ -22,8 +22,9 @@ use std::ptr;
 
 use super::insertion::insertion_sort;
 use super::is_less;
-use super::merge_sort::seq_merge_sort;
+use super::merge_sort::seq_merge_sort_with;
 use super::pivot::sorted_sample;
+use super::scratch::Scratch;
 
 /// Pieces this short are insertion sorted.
 const INSERTION_MAX: usize = 24;
@@ -41,11 +42,25 @@ where
         insertion_sort(v, compare);
         return;
     }
-    let mut buf: Vec<T> = Vec::with_capacity(v.len());
-    let limit = 2 * (usize::BITS - v.len().leading_zeros());
+    let mut buf = Scratch::<T>::new(v.len());
     // SAFETY: `buf` has room for `v.len()` elements, is not `v`, and never owns
-    // anything (its length stays 0).
-    unsafe { recurse(v, buf.as_mut_ptr(), compare, limit) };
+    // anything (a `Scratch`).
+    unsafe { stable_quicksort_with(v, buf.as_mut_ptr(), compare) };
+}
+
+/// [`stable_quicksort`] with the scratch space at `buf`.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns
+/// nothing.
+pub(super) unsafe fn stable_quicksort_with<T, F>(v: &mut [T], buf: *mut T, compare: &F)
+where
+    T: Send,
+    F: Fn(&T, &T) -> Ordering + Sync,
+{
+    let limit = 2 * (usize::BITS - v.len().leading_zeros());
+    // SAFETY: the caller's contract.
+    unsafe { recurse(v, buf, compare, limit) };
 }
 
 /// Sorts `v` with the scratch space at `buf`, `limit` levels before the merge
@@ -64,7 +79,8 @@ where
             return;
         }
         if limit == 0 {
-            seq_merge_sort(v, compare);
+            // SAFETY: `buf` has room for `v` (the caller's contract).
+            unsafe { seq_merge_sort_with(v, buf, compare) };
             return;
         }
         limit -= 1;
