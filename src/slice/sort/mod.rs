@@ -86,7 +86,7 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if runs::finish_if_monotonic(v, compare) {
+    if runs::finish_if_monotonic(v, compare, runs::STABLE_PARALLEL_FROM) {
         return;
     }
     if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF) {
@@ -145,7 +145,9 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if runs::finish_if_monotonic(v, compare) || outliers::sort_if_nearly_sorted(v, compare) {
+    if runs::finish_if_monotonic(v, compare, runs::PARALLEL_FROM)
+        || outliers::sort_if_nearly_sorted(v, compare)
+    {
         return;
     }
     if goes_sequential::<T>(v.len(), SEQUENTIAL_CUTOFF)

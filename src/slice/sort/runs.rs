@@ -14,12 +14,20 @@ use std::cmp::Ordering;
 use super::fork::for_each_par;
 use super::is_less;
 
-/// Ascending inputs at least this long are checked in parallel. Below it the
-/// check runs on the calling thread, as Rayon's does: measured on 2 shared
-/// cores, waking a second thread for the check of a sorted 10^5 or 10^6
-/// `u64`s made the unstable sort 1.3-1.9x Rayon's time, the check on one
-/// thread about 1.0-1.15x.
-const PARALLEL_FROM: usize = 1 << 21;
+/// Ascending inputs at least this long are checked in parallel by the
+/// unstable sort. Below it the check runs on the calling thread, as Rayon's
+/// does: measured on 2 shared cores, waking a second thread for the check of
+/// a sorted 10^5 or 10^6 `u64`s made the unstable sort 1.3-1.9x Rayon's time,
+/// the check on one thread about 1.0-1.15x.
+pub(super) const PARALLEL_FROM: usize = 1 << 21;
+
+/// The same for the stable sort. Rayon's stable sort checks its chunks on
+/// all threads, so it finishes a long sorted input in about half the time of
+/// a check on one thread. On 2 cores, a sorted 10^6 `u64`s took 1.13-1.47x
+/// Rayon's time checked on the calling thread and 1.07-1.12x on both; at
+/// 10^5 waking the second thread cost more than it saved (1.3-1.5x against
+/// 1.0x std's time).
+pub(super) const STABLE_PARALLEL_FROM: usize = 1 << 18;
 
 /// Descending inputs at least this long are checked and reversed in parallel:
 /// the reversal wakes the other threads anyway (on 2 cores the sequential
@@ -37,7 +45,13 @@ const CHUNK: usize = 1 << 13;
 /// If `v` is one non-descending run, leaves it; if it is one strictly
 /// descending run, reverses it (strictness keeps equal elements in order, so
 /// this is right for the stable sort too). Returns whether `v` is now sorted.
-pub(super) fn finish_if_monotonic<T, F>(v: &mut [T], compare: &F) -> bool
+/// An ascending `v` of `ascending_parallel_from` elements or more is checked
+/// on all threads.
+pub(super) fn finish_if_monotonic<T, F>(
+    v: &mut [T],
+    compare: &F,
+    ascending_parallel_from: usize,
+) -> bool
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -53,7 +67,7 @@ where
     let parallel_from = if descending {
         PARALLEL_REVERSE_FROM
     } else {
-        PARALLEL_FROM
+        ascending_parallel_from
     };
     if v.len() < parallel_from {
         if !is_monotonic(&v[probe - 1..], descending, compare) {
@@ -151,22 +165,31 @@ mod tests {
             .num_threads(2)
             .build()
             .unwrap();
-        let n = PARALLEL_FROM + CHUNK / 3;
-        for len in [n, n + 1] {
-            let mut reversed: Vec<usize> = (0..len).rev().collect();
-            assert!(pool.install(|| finish_if_monotonic(&mut reversed, &usize::cmp)));
-            assert!(reversed.iter().copied().eq(0..len), "reversed, {len}");
-            let mut sorted: Vec<usize> = (0..len).collect();
-            assert!(pool.install(|| finish_if_monotonic(&mut sorted, &usize::cmp)));
-            // One descent at a chunk border, and one inside a chunk.
-            for at in [CHUNK, 3 * CHUNK + 5] {
-                let mut v: Vec<usize> = (0..len).collect();
-                v.swap(at - 1, at);
-                assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp)));
-                let mut v: Vec<usize> = (0..len).rev().collect();
-                v.swap(at - 1, at);
-                assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp)));
+        // The unstable sort's threshold and the stable sort's, each just
+        // past it (a ragged last chunk, of even and odd length).
+        for from in [PARALLEL_FROM, STABLE_PARALLEL_FROM] {
+            for len in [from + CHUNK / 3, from + CHUNK / 3 + 1] {
+                check_long_runs(&pool, from, len);
             }
+        }
+    }
+
+    /// Sorted, reversed, and one descent at a chunk border or inside a
+    /// chunk, ascending and descending, checked with `from` as the
+    /// threshold of the parallel check.
+    fn check_long_runs(pool: &crate::ThreadPool, from: usize, len: usize) {
+        let mut reversed: Vec<usize> = (0..len).rev().collect();
+        assert!(pool.install(|| finish_if_monotonic(&mut reversed, &usize::cmp, from)));
+        assert!(reversed.iter().copied().eq(0..len), "reversed, {len}");
+        let mut sorted: Vec<usize> = (0..len).collect();
+        assert!(pool.install(|| finish_if_monotonic(&mut sorted, &usize::cmp, from)));
+        for at in [CHUNK, 3 * CHUNK + 5] {
+            let mut v: Vec<usize> = (0..len).collect();
+            v.swap(at - 1, at);
+            assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp, from)));
+            let mut v: Vec<usize> = (0..len).rev().collect();
+            v.swap(at - 1, at);
+            assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp, from)));
         }
     }
 }
