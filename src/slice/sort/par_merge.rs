@@ -285,8 +285,7 @@ where
     F: Fn(&T, &T) -> Ordering,
 {
     let (n_left, n_right) = rest.lens();
-    if n_left + n_right < PAIR_FROM || n_left == 0 || n_right == 0 || size_of::<T>() > PAIR_MAX_SIZE
-    {
+    if n_left + n_right < PAIR_FROM || n_left == 0 || n_right == 0 || is_large::<T>() {
         // SAFETY: the caller's contract.
         unsafe { merge_bidirectional(rest, compare) };
         return;
@@ -303,9 +302,18 @@ where
 /// From this many elements a merge on one thread runs as two at once.
 const PAIR_FROM: usize = 64;
 
-/// Elements larger than this merge as one: their copies, not the chains of
-/// comparisons, bound the merge.
-const PAIR_MAX_SIZE: usize = 32;
+/// Whether elements of `T` are large (over 32 bytes): then their copies, not
+/// the chains of comparisons, bound a merge. Such merges run one at a time,
+/// not paired, and each step branches on the comparator's answer, where
+/// small elements are chosen by a select: the processor then starts the
+/// loads of the next copy on its guess instead of waiting for the answer.
+/// Measured on 64-byte elements (the stable sort on 1 worker, 2 shared cores):
+/// 10^5 took 1.03-1.17 of std's time branching against 1.09-1.30 selecting,
+/// and 10^6 0.88-0.95 against 0.94-1.06, though the branches were mispredicted
+/// about half the time.
+const fn is_large<T>() -> bool {
+    size_of::<T>() > 32
+}
 
 /// How many elements at the front of the left run go before the right run's
 /// first element, and from where on the right run's elements go after the
@@ -542,6 +550,18 @@ impl<T> Ends<T> {
         // SAFETY: as the function's contract says.
         unsafe {
             take_smaller_head(&mut self.left, &mut self.right, &mut self.dest, compare);
+            if is_large::<T>() {
+                // Ties go to the right run's last element, which comes last.
+                if is_less(compare, &*self.right_last, &*self.left_last) {
+                    ptr::copy_nonoverlapping(self.left_last, self.dest_last, 1);
+                    self.left_last = self.left_last.wrapping_sub(1);
+                } else {
+                    ptr::copy_nonoverlapping(self.right_last, self.dest_last, 1);
+                    self.right_last = self.right_last.wrapping_sub(1);
+                }
+                self.dest_last = self.dest_last.wrapping_sub(1);
+                return;
+            }
             // Ties go to the right run's last element, which comes last.
             let take_left = is_less(compare, &*self.right_last, &*self.left_last);
             let src = if take_left {
@@ -626,7 +646,7 @@ where
 /// Copies the smaller of the elements at `left` and `right` (the one at
 /// `left` on ties) to `dest`, and moves the pointer it came from and `dest`
 /// on by one: one step of a merge from the front, without a branch on the
-/// comparator's answer.
+/// comparator's answer unless the elements are large ([`is_large`]).
 ///
 /// # Safety
 /// `left` and `right` point at initialized elements and `dest` at a place
@@ -644,6 +664,17 @@ unsafe fn take_smaller_head<T, F>(
     // SAFETY: the caller's contract; nothing moves before the comparator has
     // answered.
     unsafe {
+        if is_large::<T>() {
+            if is_less(compare, &**right, &**left) {
+                ptr::copy_nonoverlapping(*right, *dest, 1);
+                *right = right.wrapping_add(1);
+            } else {
+                ptr::copy_nonoverlapping(*left, *dest, 1);
+                *left = left.wrapping_add(1);
+            }
+            *dest = dest.wrapping_add(1);
+            return;
+        }
         let take_right = is_less(compare, &**right, &**left);
         let src = if take_right { *right } else { *left };
         ptr::copy_nonoverlapping(src, *dest, 1);
@@ -661,11 +692,19 @@ mod tests {
     use std::panic::{AssertUnwindSafe, catch_unwind};
     use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 
+    /// A merged element: a key, a tag, and `PAD` bytes that make it large
+    /// ([`is_large`]) from `PAD = 17`.
+    type Item<const PAD: usize> = (u64, usize, [u8; PAD]);
+
     /// Merges `left` and `right` (as `par_merge` on this thread) into a fresh
     /// vector with `compare`.
-    fn merged<F>(left: &[(u64, usize)], right: &[(u64, usize)], compare: &F) -> Vec<(u64, usize)>
+    fn merged<const PAD: usize, F>(
+        left: &[Item<PAD>],
+        right: &[Item<PAD>],
+        compare: &F,
+    ) -> Vec<Item<PAD>>
     where
-        F: Fn(&(u64, usize), &(u64, usize)) -> Ordering + Sync,
+        F: Fn(&Item<PAD>, &Item<PAD>) -> Ordering + Sync,
     {
         let (mut l, mut r) = (left.to_vec(), right.to_vec());
         let mut dest = Vec::with_capacity(l.len() + r.len());
@@ -687,16 +726,27 @@ mod tests {
     }
 
     /// Sorted runs of `n` pairs, keys below `keys`, tagged with their places.
-    fn run(coin: &impl Fn() -> u64, n: usize, keys: u64, tag: usize) -> Vec<(u64, usize)> {
-        let mut v: Vec<(u64, usize)> = (0..n).map(|i| (coin() % keys, tag + i)).collect();
+    fn run<const PAD: usize>(
+        coin: &impl Fn() -> u64,
+        n: usize,
+        keys: u64,
+        tag: usize,
+    ) -> Vec<Item<PAD>> {
+        let mut v: Vec<Item<PAD>> = (0..n).map(|i| (coin() % keys, tag + i, [0; PAD])).collect();
         v.sort();
         v
     }
 
     /// Merges from both ends keep equal keys in order (left run first), for
-    /// runs of equal and of very different lengths.
+    /// runs of equal and of very different lengths, of small elements and
+    /// of large ones (merged with branches).
     #[test]
     fn merges_are_stable_at_every_length() {
+        merges_are_stable::<0>();
+        merges_are_stable::<24>();
+    }
+
+    fn merges_are_stable<const PAD: usize>() {
         let coin = super::super::test_coin(11);
         for (n_left, n_right) in [
             (1, 1),
@@ -712,9 +762,9 @@ mod tests {
             (500, 520),
         ] {
             for keys in [2, 5, 1000] {
-                let left = run(&coin, n_left, keys, 0);
-                let right = run(&coin, n_right, keys, 1000);
-                let by_key = |a: &(u64, usize), b: &(u64, usize)| a.0.cmp(&b.0);
+                let left = run::<PAD>(&coin, n_left, keys, 0);
+                let right = run::<PAD>(&coin, n_right, keys, 1000);
+                let by_key = |a: &Item<PAD>, b: &Item<PAD>| a.0.cmp(&b.0);
                 let got = merged(&left, &right, &by_key);
                 let mut want = [left, right].concat();
                 want.sort_by_key(|p| p.0); // stable: left's tags before right's
@@ -727,6 +777,11 @@ mod tests {
     /// run) or panics midway still leaves the destination a permutation.
     #[test]
     fn inconsistent_or_panicking_comparators_leave_a_permutation() {
+        comparators_leave_a_permutation::<0>();
+        comparators_leave_a_permutation::<24>();
+    }
+
+    fn comparators_leave_a_permutation<const PAD: usize>() {
         let coin = super::super::test_coin(5);
         for (n_left, n_right) in [
             (1, 1),
@@ -737,8 +792,8 @@ mod tests {
             (64, 2),
             (90, 300),
         ] {
-            let left = run(&coin, n_left, 50, 0);
-            let right = run(&coin, n_right, 50, 1000);
+            let left = run::<PAD>(&coin, n_left, 50, 0);
+            let right = run::<PAD>(&coin, n_right, 50, 1000);
             let mut want = [left.clone(), right.clone()].concat();
             want.sort();
             for seed in 1..=20u64 {
@@ -752,7 +807,7 @@ mod tests {
                     state.store(x, Relaxed);
                     x
                 };
-                let random = |_: &(u64, usize), _: &(u64, usize)| match draw() % 3 {
+                let random = |_: &Item<PAD>, _: &Item<PAD>| match draw() % 3 {
                     0 => Ordering::Less,
                     1 => Ordering::Equal,
                     _ => Ordering::Greater,
@@ -763,14 +818,14 @@ mod tests {
             }
             for budget in [0, 1, 2, 9, (n_left + n_right) / 2, n_left + n_right - 1] {
                 let calls = AtomicUsize::new(0);
-                let counted = |a: &(u64, usize), b: &(u64, usize)| {
+                let counted = |a: &Item<PAD>, b: &Item<PAD>| {
                     assert!(calls.fetch_add(1, Relaxed) < budget, "budget spent");
                     a.cmp(b)
                 };
                 // The merge writes into a vector the test keeps: on unwind it
                 // must hold both runs, each element once.
                 let (mut l, mut r) = (left.clone(), right.clone());
-                let mut dest: Vec<(u64, usize)> = Vec::with_capacity(n_left + n_right);
+                let mut dest: Vec<Item<PAD>> = Vec::with_capacity(n_left + n_right);
                 let (l, r, d) = (l.as_mut_ptr(), r.as_mut_ptr(), dest.as_mut_ptr());
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
                     // SAFETY: as in `merged`.
