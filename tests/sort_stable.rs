@@ -169,3 +169,70 @@ mod properties {
         }
     }
 }
+
+/// A key whose `lt` and `cmp` count their calls apart.
+#[derive(PartialEq, Eq)]
+struct Asked(u32);
+
+static LT_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static CMP_CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl PartialOrd for Asked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+    fn lt(&self, other: &Self) -> bool {
+        LT_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0 < other.0
+    }
+}
+
+impl Ord for Asked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        CMP_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.0.cmp(&other.0)
+    }
+}
+
+/// A sort of a vector of [`Asked`].
+type SortOfAsked<'a> = &'a (dyn Fn(&mut Vec<Asked>) + Sync);
+
+/// The sorts of `Ord` elements and by key ask `PartialOrd::lt`, never `cmp`,
+/// as std's and Rayon's do.
+#[test]
+fn sorts_of_ord_types_and_by_key_ask_lt_as_std_and_rayon_do() {
+    use rayon::slice::ParallelSliceMut as Rayon;
+    use std::sync::atomic::Ordering::Relaxed;
+    let values = shapes()[0].1(20_000, 5);
+    let asked = |sort: SortOfAsked| {
+        let mut v: Vec<Asked> = values.iter().map(|&x| Asked(x)).collect();
+        LT_CALLS.store(0, Relaxed);
+        CMP_CALLS.store(0, Relaxed);
+        sort(&mut v);
+        assert!(v.windows(2).all(|w| w[0].0 <= w[1].0));
+        (LT_CALLS.load(Relaxed) > 0, CMP_CALLS.load(Relaxed))
+    };
+    let sorts: [(&str, SortOfAsked); 8] = [
+        ("std sort", &|v| v.sort()),
+        ("std sort_unstable", &|v| v.sort_unstable()),
+        ("rayon par_sort", &|v| Rayon::par_sort(&mut v[..])),
+        ("rayon par_sort_unstable_by_key", &|v| {
+            Rayon::par_sort_unstable_by_key(&mut v[..], |x| Asked(x.0))
+        }),
+        ("par_sort", &|v| ParallelSliceMut::par_sort(&mut v[..])),
+        ("par_sort_unstable", &|v| {
+            ParallelSliceMut::par_sort_unstable(&mut v[..])
+        }),
+        ("par_sort_by_key", &|v| {
+            ParallelSliceMut::par_sort_by_key(&mut v[..], |x| Asked(x.0))
+        }),
+        ("par_sort_unstable_by_key", &|v| {
+            ParallelSliceMut::par_sort_unstable_by_key(&mut v[..], |x| Asked(x.0))
+        }),
+    ];
+    on_pools(|threads| {
+        for (name, sort) in sorts {
+            assert_eq!(asked(sort), (true, 0), "{name} on {threads} threads");
+        }
+    });
+}

@@ -164,6 +164,20 @@ fn goes_sequential<T>(len: usize, cutoff: usize) -> bool {
     size_of::<T>() == 0 || len <= cutoff || crate::current_num_threads() < 2
 }
 
+/// The comparator's answer for `a < b`: `Less` or else `Greater`. The sorts
+/// of `T: Ord` and by key compare with `PartialOrd::lt`, as std's and
+/// Rayon's do (a type whose `lt` does more than its `cmp` is asked the same
+/// questions), and the sorts only ever ask whether one element is less than
+/// another, so they never need `Equal`.
+#[inline(always)]
+pub(crate) fn less_or_not(less: bool) -> Ordering {
+    if less {
+        Ordering::Less
+    } else {
+        Ordering::Greater
+    }
+}
+
 /// `a < b` under `compare`.
 #[inline(always)]
 fn is_less<T, F: Fn(&T, &T) -> Ordering>(compare: &F, a: &T, b: &T) -> bool {

@@ -39,7 +39,8 @@ where
 }
 
 /// Whether a sample suggests that `v` holds few distinct values: more than
-/// half of the neighbouring pairs of its sorted sample are equal. std's
+/// half of the neighbouring pairs of its sorted sample are equal (the first
+/// is not less than the second: the sorts ask nothing but "less"). std's
 /// unstable sort sets equal elements aside in one pass each, so on such
 /// inputs it is cheap enough that forking only pays on long ones.
 /// `v` must have at least `SAMPLE_SIZE` elements.
@@ -50,7 +51,7 @@ where
     let sample = sorted_sample::<T, F, SAMPLE_SIZE>(v, compare);
     let equal = sample
         .windows(2)
-        .filter(|pair| compare(&v[pair[0]], &v[pair[1]]) == Ordering::Equal)
+        .filter(|pair| !super::is_less(compare, &v[pair[0]], &v[pair[1]]))
         .count();
     2 * equal > SAMPLE_SIZE
 }
