@@ -156,7 +156,8 @@ pub(crate) struct Allocator {
     /// Cores each active share's tickets alone are worth (as if every active share
     /// could use all the cores): what both policies charge against.
     ticket_ent: Vec<f64>,
-    /// The sum of `ticket_ent` (what the global pass advances against).
+    /// All the cores while a share is active, else 0: the sum of `ticket_ent` up
+    /// to rounding (what the global pass advances against).
     ticket_total: f64,
     /// The slot with the largest `ticket_ent`, if one is larger than all others
     /// (found when asked, once after each change).
@@ -508,7 +509,10 @@ impl Allocator {
     }
 
     fn reset_slot(&mut self, slot: usize) {
-        // Settle the old entitlements first, so the policy sees the slot leave.
+        // The ticket entitlements follow the tree first (a removed share that
+        // still counted as active goes), so that the policy sees the slot leave
+        // before its ledger is reset.
+        self.dirty = true;
         self.fresh();
         self.lingerers.remove(slot);
         self.claimants.remove(slot);
@@ -526,7 +530,7 @@ impl Allocator {
         self.ent[slot] = 0.0;
         // Its ticket entitlement went with the tree's (the removed slot's, or
         // none for a new one) in `fresh` above.
-        debug_assert_eq!(self.ticket_ent[slot], 0.0);
+        assert_eq!(self.ticket_ent[slot], 0.0, "entitlement of a reset slot");
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),

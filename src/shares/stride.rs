@@ -261,8 +261,8 @@ impl Stride {
                 self.slots[slot].pass = self.global + self.remain[slot].clamp(0.0, 1.0 / new[slot]);
             }
         }
-        // Every row: the passes and entitlements moved (the entitlements at
-        // least by rounding, as they are normalised to the cores).
+        // Every row: the floor was applied to every pass, and any entitlement
+        // may have moved.
         for r in 0..self.table.rows.len() {
             let slot = self.table.rows[r].slot;
             self.table.rows[r] = self.row(slot);
@@ -505,6 +505,11 @@ impl Stride {
     /// and deadlines a look at every waiting share finds.
     #[cfg(test)]
     pub(crate) fn check_table(&self, view: &View<'_>) {
+        let competing = self.slots.iter().filter(|l| l.ent > 0.0).count();
+        assert_eq!(
+            self.competing as usize, competing,
+            "shares entitled to cores"
+        );
         let ix = &self.table;
         if !ix.on {
             return;
