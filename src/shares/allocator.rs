@@ -13,7 +13,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use super::accounting::ShareStats;
-use super::entitlement::{Scratch, entitlements, ticket_entitlements};
+use super::entitlement::{Scratch, TicketSplit, entitlements, ticket_entitlements};
 use super::error::ShareError;
 use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
@@ -156,11 +156,17 @@ pub(crate) struct Allocator {
     /// Cores each active share's tickets alone are worth (as if every active share
     /// could use all the cores): what both policies charge against.
     ticket_ent: Vec<f64>,
-    /// The sum of `ticket_ent` (what the global pass advances against).
+    /// All the cores while a share is active, else 0: the sum of `ticket_ent` up
+    /// to rounding (what the global pass advances against).
     ticket_total: f64,
     /// The slot with the largest `ticket_ent`, if one is larger than all others
-    /// (kept with them).
+    /// (found when asked, once after each change).
     top: Option<usize>,
+    top_stale: bool,
+    /// Keeps `ticket_ent` up to date by the currencies whose split changed.
+    split: TicketSplit,
+    /// Scratch: the ticket entitlements that moved, `(slot, old, new)`.
+    moved: Vec<(usize, f64, f64)>,
     /// The ticket entitlements are out of date (computed lazily, before they are
     /// used): which shares are active, their tickets or the lends changed. A
     /// share's demand moving between two non-zero values leaves them alone.
@@ -284,6 +290,9 @@ impl Allocator {
             ticket_ent: Vec::new(),
             ticket_total: 0.0,
             top: None,
+            top_stale: false,
+            split: TicketSplit::default(),
+            moved: Vec::new(),
             dirty: false,
             capped_dirty: false,
             scratch: Scratch::default(),
@@ -395,6 +404,10 @@ impl Allocator {
             return None;
         }
         self.fresh();
+        if self.top_stale {
+            self.top_stale = false;
+            self.top = top_slot(&self.ticket_ent);
+        }
         self.top
     }
 
@@ -496,7 +509,10 @@ impl Allocator {
     }
 
     fn reset_slot(&mut self, slot: usize) {
-        // Settle the old entitlements first, so the policy sees the slot leave.
+        // The ticket entitlements follow the tree first (a removed share that
+        // still counted as active goes), so that the policy sees the slot leave
+        // before its ledger is reset.
+        self.dirty = true;
         self.fresh();
         self.lingerers.remove(slot);
         self.claimants.remove(slot);
@@ -512,8 +528,9 @@ impl Allocator {
         self.set_nwait(slot, 0);
         self.set_nhold(slot, 0);
         self.ent[slot] = 0.0;
-        self.ticket_ent[slot] = 0.0;
-        self.ticket_total = self.ticket_ent.iter().sum();
+        // Its ticket entitlement went with the tree's (the removed slot's, or
+        // none for a new one) in `fresh` above.
+        assert_eq!(self.ticket_ent[slot], 0.0, "entitlement of a reset slot");
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),
@@ -530,14 +547,35 @@ impl Allocator {
         }
         self.dirty = false;
         let cores = f64::from(self.cores);
-        ticket_entitlements(&self.tree, cores, &mut self.scratch);
-        if self.ticket_ent != self.scratch.out {
-            let ledger = self.policy.ledger_mut();
-            ledger.retune_all(&self.ticket_ent, &self.scratch.out);
+        let mut moved = std::mem::take(&mut self.moved);
+        moved.clear();
+        self.split
+            .follow(&self.tree, cores, &mut self.ticket_ent, &mut moved);
+        self.tree.clear_changes();
+        #[cfg(test)]
+        {
+            let mut full = Scratch::default();
+            ticket_entitlements(&self.tree, cores, &mut full);
+            full.out.resize(self.ticket_ent.len(), 0.0);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&self.ticket_ent),
+                bits(&full.out),
+                "ticket entitlements kept up to date"
+            );
         }
-        std::mem::swap(&mut self.ticket_ent, &mut self.scratch.out);
-        self.ticket_total = self.ticket_ent.iter().sum();
-        self.top = top_slot(&self.ticket_ent);
+        // Every active share's part of all the cores: they add up to the cores.
+        self.ticket_total = if self.tree.active_shares() > 0 {
+            cores
+        } else {
+            0.0
+        };
+        if !moved.is_empty() {
+            self.top_stale = true;
+            let total = self.ticket_total;
+            self.policy.ledger_mut().retune(&moved, total);
+        }
+        self.moved = moved;
     }
 
     /// Brings the demand-capped entitlements (`ent`) up to date too.

@@ -117,105 +117,182 @@ pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
 /// cores: each active share's part of the cores by its tickets alone. The stride
 /// policy charges against these, so that a share using cores another share left
 /// over (it could not use its part) owes them back once that share can.
+///
+/// Computed from scratch (the allocator keeps them up to date with
+/// [`TicketSplit`] instead): while no share lends, the product of the
+/// currencies' splits from the root down; else the water-filling.
 pub(crate) fn ticket_entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
-    if tree.has_lends() || !proportional_tickets(tree, cores, s) {
+    if tree.has_lends() {
         compute(tree, cores, Demand::Uncapped(cores), s);
+        return;
     }
-    #[cfg(test)]
-    {
-        let mut full = Scratch::default();
-        compute(tree, cores, Demand::Uncapped(cores), &mut full);
-        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(bits(&s.out), bits(&full.out), "ticket entitlements");
+    s.out.clear();
+    let mut split = TicketSplit::default();
+    split.follow(tree, cores, &mut s.out, &mut Vec::new());
+}
+
+/// [`ticket_entitlements`] by the water-filling alone, lends or not (tests
+/// compare the product with it).
+#[cfg(test)]
+pub(crate) fn ticket_entitlements_by_water_filling(tree: &ShareTree, cores: f64, s: &mut Scratch) {
+    compute(tree, cores, Demand::Uncapped(cores), s);
+}
+
+/// The ticket entitlements while no share lends, kept up to date by the
+/// currencies whose split changed.
+///
+/// Every active share absorbs all the cores then, so the water-filling of
+/// [`compute`] saturates nobody (a participant capped at all the cores gets all
+/// of them only as the sole active one, which a split by tickets gives it too)
+/// and reduces to a product: a node's *value* is its parent's value times its
+/// tickets over the tickets of the parent's active participants (its own jobs
+/// while it is active, its children with an active share below), the root's is
+/// all the cores, and an active share's entitlement is its value times its own
+/// tickets over its active participants'. A change in who takes part in one
+/// currency moves the values of that currency's subtree only: each node's value
+/// is computed from its parent's alone, so the values the allocator keeps equal,
+/// bit for bit, those computed from scratch from the root down.
+#[derive(Debug, Default)]
+pub(crate) struct TicketSplit {
+    /// The value of each slot's node (0 for a node with no active share below).
+    value: Vec<f64>,
+    /// Whether the values follow the tree (false after the water-filling took
+    /// over while a share lent).
+    exact: bool,
+    /// Scratch: the changed nodes, by depth, and the walk's stack.
+    from: Vec<(u32, u32)>,
+    stack: Vec<u32>,
+}
+
+impl TicketSplit {
+    /// Brings `ent` (indexed by slot) up to date with the tree's changes since
+    /// the last call (the caller then clears them); adds `(slot, old, new)` to `changes` for
+    /// each entitlement that moved. From the root down on the first call, after
+    /// lends, or while a share lends (by the water-filling then).
+    pub(crate) fn follow(
+        &mut self,
+        tree: &ShareTree,
+        cores: f64,
+        ent: &mut Vec<f64>,
+        changes: &mut Vec<(usize, f64, f64)>,
+    ) {
+        let n = tree.slots();
+        ent.resize(n, 0.0);
+        self.value.resize(n, 0.0);
+        // Removed slots are entitled to nothing (their old value goes).
+        for &i in &tree.gone {
+            let i = i as usize;
+            self.value[i] = 0.0;
+            note(ent, changes, i, 0.0);
+        }
+        if tree.has_lends() {
+            let mut s = Scratch::default();
+            compute(tree, cores, Demand::Uncapped(cores), &mut s);
+            for (i, &e) in s.out.iter().enumerate() {
+                note(ent, changes, i, e);
+            }
+            self.exact = false;
+            return;
+        }
+        self.from.clear();
+        let root = tree.root().index() as u32;
+        if !self.exact {
+            self.exact = true;
+            self.value.iter_mut().for_each(|v| *v = 0.0);
+            self.from.push((0, root));
+            self.value[root as usize] = root_value(tree, cores);
+            self.walk(tree, true, ent, changes);
+            return;
+        }
+        // The highest changed nodes first: a node's walk reads its own value,
+        // which a walk from above it may change.
+        for &i in &tree.split_changed {
+            if tree.slot(i as usize).is_none() {
+                continue;
+            }
+            let mut depth = 0;
+            let mut at = tree.at(i).parent;
+            while let Some(p) = at {
+                depth += 1;
+                at = tree.at(p).parent;
+            }
+            self.from.push((depth, i));
+        }
+        if self.from.is_empty() {
+            return;
+        }
+        self.from.sort_unstable();
+        self.from.dedup();
+        self.value[root as usize] = root_value(tree, cores);
+        self.walk(tree, false, ent, changes);
+    }
+
+    /// Splits the value of each node of `from` (and, below it, of each node
+    /// whose value moved; of every node with `all`) among its participants.
+    fn walk(
+        &mut self,
+        tree: &ShareTree,
+        all: bool,
+        ent: &mut [f64],
+        changes: &mut Vec<(usize, f64, f64)>,
+    ) {
+        for k in 0..self.from.len() {
+            self.stack.clear();
+            self.stack.push(self.from[k].1);
+            while let Some(i) = self.stack.pop() {
+                let node = tree.at(i);
+                let value = self.value[i as usize];
+                let own = if node.is_active() { node.tickets } else { 0 };
+                let mut weight = u64::from(own);
+                for &c in &node.children {
+                    let child = tree.at(c);
+                    if child.active_below > 0 {
+                        weight += u64::from(child.tickets);
+                    }
+                }
+                let weight = weight as f64;
+                let part = |tickets: u32| {
+                    if value > 0.0 && tickets > 0 {
+                        value * f64::from(tickets) / weight
+                    } else {
+                        0.0
+                    }
+                };
+                note(ent, changes, i as usize, part(own));
+                for &c in &node.children {
+                    let child = tree.at(c);
+                    let v = if child.active_below > 0 {
+                        part(child.tickets)
+                    } else {
+                        0.0
+                    };
+                    let old = &mut self.value[c as usize];
+                    if all || old.to_bits() != v.to_bits() {
+                        *old = v;
+                        self.stack.push(c);
+                    }
+                }
+            }
+        }
     }
 }
 
-/// [`ticket_entitlements`] while no share lends its tickets, in the common case
-/// where no participant is worth all it can absorb: then every active share
-/// absorbs all the cores, and each currency splits its value among its active
-/// participants in proportion to their tickets, which costs a look at the
-/// active participants of each active currency rather than the water-filling of
-/// every node. The same operations in the same order as [`compute`], so the
-/// results are equal bit for bit; returns false (leaving the work to
-/// [`compute`]) where a participant would be capped.
-fn proportional_tickets(tree: &ShareTree, cores: f64, s: &mut Scratch) -> bool {
-    let n = tree.slots();
-    s.raw.clear();
-    s.raw.resize(n, 0.0);
-    s.out.clear();
-    s.out.resize(n, 0.0);
-    let root = tree.root().index();
-    if tree.at(root as u32).active_below == 0 {
-        return true;
+/// The root's value: all the cores while some share is active.
+fn root_value(tree: &ShareTree, cores: f64) -> f64 {
+    if tree.at(tree.root().index() as u32).active_below > 0 {
+        cores
+    } else {
+        0.0
     }
-    s.stack.clear();
-    s.stack.push((root, cores));
-    while let Some((index, value)) = s.stack.pop() {
-        let node = tree.at(index as u32);
-        // The active participants (`usize::MAX`: the node's own jobs), each
-        // absorbing all the cores once per active share below it.
-        s.parts.clear();
-        s.order.clear();
-        if node.is_active() {
-            s.parts.push((f64::from(node.tickets), cores));
-            s.order.push(usize::MAX);
-        }
-        for &c in &node.children {
-            let child = tree.at(c);
-            if child.active_below > 0 {
-                let cap = cores * f64::from(child.active_below);
-                s.parts.push((f64::from(child.tickets), cap));
-                s.order.push(c as usize);
-            }
-        }
-        // `water_fill_into`'s first pass counts every participant's weight; the
-        // inactive ones saturate at nothing, and a second pass splits by the
-        // active ones' weight.
-        let mut weight = (u64::from(node.tickets) + node.children_tickets()) as f64;
-        let saturates =
-            |parts: &[(f64, f64)], level: f64| parts.iter().any(|&(w, cap)| cap <= level * w);
-        if saturates(&s.parts, value / weight) {
-            return false;
-        }
-        if s.parts.len() < 1 + node.children.len() {
-            weight = s.parts.iter().map(|p| p.0).sum();
-            if s.parts.is_empty() || weight <= 0.0 {
-                continue;
-            }
-            if saturates(&s.parts, value / weight) {
-                return false;
-            }
-        }
-        for (k, &(w, _)) in s.parts.iter().enumerate() {
-            let part = value * w / weight;
-            match s.order[k] {
-                usize::MAX => s.raw[index] += part,
-                c if part > 0.0 => s.stack.push((c, part)),
-                _ => {}
-            }
-        }
+}
+
+/// Sets `ent[i]` to `e`, noting the change if it moved.
+fn note(ent: &mut [f64], changes: &mut Vec<(usize, f64, f64)>, i: usize, e: f64) {
+    let old = ent[i];
+    if old.to_bits() != e.to_bits() {
+        ent[i] = e;
+        changes.push((i, old, e));
     }
-    // `flatten_fixup`: every active share absorbs all the cores, so the value is
-    // all the cores, split by the raw parts.
-    let mut weight = 0.0;
-    for &r in &s.raw {
-        if r > 0.0 {
-            weight += r;
-        }
-    }
-    if weight <= 0.0 {
-        return true;
-    }
-    let level = cores / weight;
-    if s.raw.iter().any(|&r| r > 0.0 && cores <= level * r) {
-        return false;
-    }
-    for (out, &r) in s.out.iter_mut().zip(&s.raw) {
-        if r > 0.0 {
-            *out = cores * r / weight;
-        }
-    }
-    true
 }
 
 /// How much a share with demand can absorb.

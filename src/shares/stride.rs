@@ -72,6 +72,8 @@ pub(crate) struct Stride {
     /// at the last one's level, since the global pass only grows in between.
     floor: f64,
     extremes_stale: bool,
+    /// Number of shares entitled to some cores (`ent > 0`).
+    competing: u32,
     /// Scratch counts of [`Stride::preempt`], indexed by slot: zero between two
     /// calls (a call sets and clears only the slots that wait or hold).
     held: Vec<u32>,
@@ -157,6 +159,9 @@ impl Stride {
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
+        if self.slots[slot].ent > 0.0 {
+            self.competing -= 1;
+        }
         self.set_waiting(slot, 0);
         self.extremes_stale = true;
         self.slots[slot] = Ledger::RESET;
@@ -190,12 +195,16 @@ impl Stride {
         self.floor = f64::NEG_INFINITY;
     }
 
-    /// Raises every pass to the last bound now and forgets the extremes kept for
+    /// Raises every pass to the last bound now (the bound stays, as it never
+    /// moves down) and forgets the extremes kept for
     /// [`Stride::bound`], as if every bound had been a pass over every share
     /// (tests compare the decisions either way).
     #[cfg(test)]
     pub(crate) fn forget_extremes(&mut self) {
-        self.apply_floor();
+        // The bound stays where it is (it never moves down).
+        for s in 0..self.slots.len() {
+            self.slots[s].pass = self.pass(s);
+        }
         for r in 0..self.table.rows.len() {
             self.table.rows[r] = self.row(self.table.rows[r].slot);
         }
@@ -246,16 +255,71 @@ impl Stride {
         if staying > 0.0 {
             self.global -= dropped / staying;
         }
+        self.competing = new.iter().filter(|&&n| n > 0.0).count() as u32;
         for slot in 0..old.len() {
             if old[slot] == 0.0 && new[slot] > 0.0 {
                 self.slots[slot].pass = self.global + self.remain[slot].clamp(0.0, 1.0 / new[slot]);
             }
         }
-        // Every row: the passes and entitlements moved (the entitlements at
-        // least by rounding, as they are normalised to the cores).
+        // Every row: the floor was applied to every pass, and any entitlement
+        // may have moved.
         for r in 0..self.table.rows.len() {
             let slot = self.table.rows[r].slot;
             self.table.rows[r] = self.row(slot);
+        }
+    }
+
+    /// The entitlements of the shares in `changes` went from `old` to `new`
+    /// (`(slot, old, new)`; the others' stayed as they were), adding up to
+    /// `total` now: [`Stride::retune_all`]'s rules for these shares only. The
+    /// pending bound is applied to their passes (their reaches move) and stays
+    /// pending for the others; it never moves down (a departure that moves the
+    /// global pass down leaves the bound where it was, which the others' passes
+    /// had reached anyway).
+    pub(crate) fn retune(&mut self, changes: &[(usize, f64, f64)], total: f64) {
+        let g = self.global;
+        let mut dropped = 0.0;
+        let mut joining = 0.0;
+        let mut joiners = 0;
+        for &(slot, o, n) in changes {
+            let floor = self.floor;
+            let l = &mut self.slots[slot];
+            if o > 0.0 {
+                l.pass = l.pass.max(floor - l.reach);
+                // The most ahead may have dropped back: measure again.
+                if l.pass - l.reach >= self.most_ahead {
+                    self.extremes_stale = true;
+                }
+            }
+            l.ent = n;
+            l.reach = self.memory + 2.0 / n;
+            if o > 0.0 && n == 0.0 {
+                let distance = l.pass - g;
+                let kept = distance.clamp(0.0, 1.0 / o);
+                dropped += (distance - kept) * o;
+                self.remain[slot] = kept;
+                self.competing -= 1;
+            } else if o > 0.0 && n > 0.0 {
+                l.pass = g + (l.pass - g) * o / n;
+            } else if n > 0.0 {
+                joining += n;
+                joiners += 1;
+                self.competing += 1;
+            }
+        }
+        let staying = total - joining;
+        if staying > 0.0 && self.competing > joiners {
+            self.global -= dropped / staying;
+        }
+        for &(slot, o, n) in changes {
+            if o == 0.0 && n > 0.0 {
+                self.slots[slot].pass = self.global + self.remain[slot].clamp(0.0, 1.0 / n);
+            }
+            if n > 0.0 && !self.extremes_stale {
+                let ahead = self.pass(slot) - self.reach(slot);
+                self.most_ahead = self.most_ahead.max(ahead);
+            }
+            self.moved(slot);
         }
     }
 
@@ -342,7 +406,9 @@ impl Stride {
             self.measure_extremes();
         }
         self.global = self.global.max(self.most_ahead);
-        self.floor = self.global;
+        // Never down: a retune that moved the global pass down left the bound
+        // pending for the passes it did not touch.
+        self.floor = self.floor.max(self.global);
     }
 
     /// Computes the largest distance ahead that [`Stride::bound`] keeps: a pass
@@ -381,10 +447,28 @@ impl Stride {
         }
         let floor = self.floor;
         // The least deadline, then the lowest slot among the earliest (the rows
-        // come in no order), as one number: no branch per row.
-        let first = (self.table.rows.iter())
-            .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
-            .min()?;
+        // come in no order). A row that is not level with or earlier than the
+        // best so far (most of them, and each a predictable branch) costs one
+        // comparison; the others are ordered exactly, as `f64::total_cmp`
+        // orders the deadlines, with the slot as one number.
+        let mut best = f64::INFINITY;
+        let mut first = u128::MAX;
+        for r in &self.table.rows {
+            // The deadline is the larger of the two: it is level with or earlier
+            // than the best only if both are.
+            if !(r.raw > best || (floor - r.reach) + r.step > best) {
+                let key = u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128;
+                if key < first {
+                    (best, first) = (r.deadline(floor), key);
+                }
+            }
+        }
+        if first == u128::MAX {
+            // No deadline compares (not a number): order them all exactly.
+            first = (self.table.rows.iter())
+                .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
+                .min()?;
+        }
         Some(first as u64 as usize)
     }
 
@@ -421,6 +505,11 @@ impl Stride {
     /// and deadlines a look at every waiting share finds.
     #[cfg(test)]
     pub(crate) fn check_table(&self, view: &View<'_>) {
+        let competing = self.slots.iter().filter(|l| l.ent > 0.0).count();
+        assert_eq!(
+            self.competing as usize, competing,
+            "shares entitled to cores"
+        );
         let ix = &self.table;
         if !ix.on {
             return;
@@ -474,6 +563,9 @@ impl Stride {
     /// core has the earliest, as long as the waiter's is earlier or level. Cores
     /// already on their way count as moved, to the waiters due first.
     pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
+        if self.table.on && view.in_flight == 0 && !self.may_preempt(view) {
+            return Vec::new();
+        }
         let n = view.ent.len();
         let mut held = std::mem::take(&mut self.held);
         let mut givable = std::mem::take(&mut self.givable);
@@ -495,6 +587,31 @@ impl Stride {
         victims
     }
 
+    /// Whether the first step of [`Stride::preempt`] (no cores on their way)
+    /// moves a core: the waiter due first is not the holder due last, and its
+    /// next core's deadline is no later than that holder's last one's. Most
+    /// calls move none, and this costs a look at each waiting and holding share
+    /// without building the heaps.
+    fn may_preempt(&self, view: &View<'_>) -> bool {
+        let Some(w) = self.pick(view) else {
+            return false;
+        };
+        let last = |s: usize| self.deadline(s, view.holders[s], view.ent[s]);
+        // The holder due last, the highest slot among the latest.
+        let mut h: Option<(u64, usize)> = None;
+        for &s in view.holding {
+            let key = (order_key(last(s)), s);
+            if h.is_none_or(|best| key > best) {
+                h = Some(key);
+            }
+        }
+        let Some((_, h)) = h else {
+            return false;
+        };
+        let next = self.deadline(w, view.holders[w] + 1, view.ent[w]);
+        w != h && next <= last(h) + TIE
+    }
+
     /// [`Stride::preempt`] on counts set for the slots that wait or hold.
     fn preempt_with(
         &self,
@@ -510,12 +627,37 @@ impl Stride {
         // is stale once its share's deadline or eligibility changed (a fresh one is
         // pushed then) and is dropped when it comes up. Ties go as a scan in slot
         // order would: the lowest slot among waiters, the highest among holders.
+        // While no core is on its way, a waiter whose next deadline is later
+        // than every holder's last (plus the tie) stays out of the heap: it would
+        // end the moves as the waiter due first, and so would any waiter after it.
+        // Holders' last deadlines only fall as they give cores, unless a holder
+        // gains one as a waiter: then the others join the heap.
+        let mut latest = f64::INFINITY;
+        if view.in_flight == 0 {
+            latest = f64::NEG_INFINITY;
+            for &s in view.holding {
+                latest = latest.max(last(held, s));
+            }
+        }
+        let admit = if view.in_flight == 0 {
+            order_key(latest + TIE)
+        } else {
+            u64::MAX
+        };
+        let mut outside: Vec<Reverse<(u64, usize)>> = Vec::new();
         let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = if self.table.on {
             // The same deadlines, from the rows (nothing moved yet).
             let floor = self.floor;
-            (self.table.rows.iter())
-                .map(|r| Reverse((order_key(r.deadline(floor)), r.slot)))
-                .collect()
+            let mut inside = Vec::with_capacity(self.table.rows.len());
+            for r in &self.table.rows {
+                let key = order_key(r.deadline(floor));
+                if key <= admit {
+                    inside.push(Reverse((key, r.slot)));
+                } else {
+                    outside.push(Reverse((key, r.slot)));
+                }
+            }
+            BinaryHeap::from(inside)
         } else {
             (view.waiters.iter())
                 .map(|&s| Reverse((order_key(next(held, s)), s)))
@@ -553,10 +695,13 @@ impl Stride {
                 None
             };
         let mut victims = Vec::new();
-        loop {
-            let w = first_waiter(&mut waiters, held, waiting);
-            let h = last_holder(&mut holders, held, givable);
-            let (Some(w), Some(h)) = (w, h) else { break };
+        while let Some(h) = last_holder(&mut holders, held, givable) {
+            if !outside.is_empty() && last(held, h) > latest {
+                waiters.extend(outside.drain(..));
+            }
+            let Some(w) = first_waiter(&mut waiters, held, waiting) else {
+                break;
+            };
             if w == h || next(held, w) > last(held, h) + TIE {
                 break;
             }

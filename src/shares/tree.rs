@@ -58,6 +58,13 @@ pub(crate) struct ShareTree {
     active: u32,
     /// Lends in force (entries of every node's `lends_to`).
     lends: u32,
+    /// Nodes whose split among their active participants changed (who takes
+    /// part, or a participant's tickets) since the ticket entitlements last
+    /// followed: the highest such node of each change, whose subtree is all
+    /// that the change moves (see [`super::entitlement::TicketSplit`]).
+    pub(crate) split_changed: Vec<u32>,
+    /// Slots removed since the ticket entitlements last followed.
+    pub(crate) gone: Vec<u32>,
 }
 
 impl ShareTree {
@@ -72,6 +79,8 @@ impl ShareTree {
             shutting_down: false,
             active: 0,
             lends: 0,
+            split_changed: Vec::new(),
+            gone: Vec::new(),
         }
     }
 
@@ -172,7 +181,17 @@ impl ShareTree {
                 parent.children_tickets = total;
             }
         }
-        self.node_mut(id).tickets = tickets;
+        let n = self.node_mut(id);
+        n.tickets = tickets;
+        if n.active_below > 0 {
+            // Its weight among its parent's participants and, for its own jobs,
+            // among its own moved: both splits change.
+            let parent = n.parent;
+            self.note_split(id.index);
+            if let Some(p) = parent {
+                self.note_split(p);
+            }
+        }
         Ok(())
     }
 
@@ -211,6 +230,7 @@ impl ShareTree {
             self.nodes[index as usize] = None;
             self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
             self.free.push(index);
+            self.gone.push(index);
             removed.push(index as usize);
             let p = self.at_mut(parent);
             p.children.retain(|&c| c != index);
@@ -270,6 +290,13 @@ impl ShareTree {
         self.nodes[index as usize].as_ref().expect("live node")
     }
 
+    /// Forgets the changes noted in `split_changed` and `gone` (the ticket
+    /// entitlements followed them).
+    pub(crate) fn clear_changes(&mut self) {
+        self.split_changed.clear();
+        self.gone.clear();
+    }
+
     /// Whether any share lends its tickets now.
     pub(crate) fn has_lends(&self) -> bool {
         self.lends > 0
@@ -288,6 +315,12 @@ impl ShareTree {
         } else {
             self.active -= 1;
         }
+        // The node's own jobs join or leave its split; each node whose subtree
+        // starts or stops having an active share joins or leaves its parent's.
+        // Each of these splits is noted: a node whose value comes out the same
+        // may still split it anew (another participant took part meanwhile).
+        self.note_split(index);
+        let mut chain = true;
         let mut at = Some(index);
         while let Some(i) = at {
             let n = self.at_mut(i);
@@ -296,7 +329,18 @@ impl ShareTree {
             } else {
                 n.active_below -= 1;
             }
+            chain &= n.active_below == u32::from(up);
             at = n.parent;
+            if let (true, Some(p)) = (chain, at) {
+                self.note_split(p);
+            }
+        }
+    }
+
+    /// The split of node `index` among its participants changed.
+    fn note_split(&mut self, index: u32) {
+        if self.split_changed.last() != Some(&index) {
+            self.split_changed.push(index);
         }
     }
 

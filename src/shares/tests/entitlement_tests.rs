@@ -1,4 +1,8 @@
-use crate::shares::entitlement::{Scratch, entitlements, water_fill};
+use crate::shares::entitlement::{
+    Scratch, TicketSplit, entitlements, ticket_entitlements, ticket_entitlements_by_water_filling,
+    water_fill,
+};
+use crate::shares::rng::XorShift;
 use crate::shares::tree::{ShareId, ShareTree};
 
 fn close(a: f64, b: f64) -> bool {
@@ -113,4 +117,123 @@ fn pool_jobs_compete_as_root_tickets() {
     t.add_demand(r, 4);
     t.add_demand(a, 4);
     assert!(close(ent(&t, 4.0, r), 1.0) && close(ent(&t, 4.0, a), 3.0));
+}
+
+/// Random changes to a tree of currencies: the ticket entitlements kept up to
+/// date by the currencies whose split changed equal, bit for bit, those computed
+/// from the root down after every change, each moved entitlement is reported
+/// once with its old and new value, and (while no share lends) they equal the
+/// water-filling's up to rounding.
+#[test]
+fn ticket_split_follows_the_tree_as_from_scratch() {
+    for seed in 1..=200u64 {
+        let mut rng = XorShift::new(seed);
+        let mut t = ShareTree::new(100);
+        let cores = [1.0, 8.0, 256.0][seed as usize % 3];
+        let mut live = vec![t.root()];
+        let mut demand: Vec<(ShareId, u32)> = Vec::new();
+        let mut lends: Vec<(ShareId, ShareId)> = Vec::new();
+        let mut split = TicketSplit::default();
+        let mut ent = Vec::new();
+        let mut changes = Vec::new();
+        for step in 0..300 {
+            let pick = |rng: &mut XorShift, n: usize| rng.next_u64() as usize % n;
+            match rng.next_u64() % 9 {
+                0 | 1 => {
+                    let parent = live[pick(&mut rng, live.len())];
+                    let tickets = 1 + (rng.next_u64() % 1000) as u32;
+                    if let Ok(id) = t.add(parent, tickets) {
+                        live.push(id);
+                    }
+                }
+                2 | 3 => {
+                    let s = live[pick(&mut rng, live.len())];
+                    t.add_demand(s, 1);
+                    demand.push((s, 1));
+                }
+                4 => {
+                    if !demand.is_empty() {
+                        let (s, _) = demand.swap_remove(pick(&mut rng, demand.len()));
+                        if t.contains(s) {
+                            t.add_demand(s, -1);
+                        }
+                    }
+                }
+                5 => {
+                    let s = live[pick(&mut rng, live.len())];
+                    if t.contains(s) {
+                        let recent = rng.next_u64() % 2 == 0;
+                        t.set_recent(s, recent);
+                    }
+                }
+                6 => {
+                    let s = live[pick(&mut rng, live.len())];
+                    if t.contains(s) {
+                        let _ = t.set_tickets(s, 1 + (rng.next_u64() % 1000) as u32);
+                    }
+                }
+                7 => {
+                    if live.len() > 1 {
+                        let s = live[1 + pick(&mut rng, live.len() - 1)];
+                        if t.contains(s) {
+                            t.retire(s);
+                        }
+                    }
+                }
+                _ => {
+                    if lends.is_empty() && rng.next_u64() % 4 == 0 {
+                        let (a, b) = (
+                            live[pick(&mut rng, live.len())],
+                            live[pick(&mut rng, live.len())],
+                        );
+                        if a != b && t.contains(a) && t.contains(b) {
+                            t.lend(a, b);
+                            lends.push((a, b));
+                        }
+                    } else if let Some((a, b)) = lends.pop() {
+                        t.end_lend(a, b);
+                    }
+                }
+            }
+            live.retain(|&s| t.contains(s));
+            let before = ent.clone();
+            changes.clear();
+            split.follow(&t, cores, &mut ent, &mut changes);
+            t.clear_changes();
+            // The changes take the old entitlements to the new ones.
+            let mut replay = before.clone();
+            replay.resize(ent.len(), 0.0);
+            for &(i, old, new) in &changes {
+                assert_eq!(
+                    replay[i].to_bits(),
+                    old.to_bits(),
+                    "seed {seed} step {step}"
+                );
+                replay[i] = new;
+            }
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&replay),
+                bits(&ent),
+                "seed {seed} step {step}: changes"
+            );
+            let mut full = Scratch::default();
+            ticket_entitlements(&t, cores, &mut full);
+            assert_eq!(
+                bits(&ent),
+                bits(&full.out),
+                "seed {seed} step {step}: from scratch"
+            );
+            if !t.has_lends() {
+                let mut water = Scratch::default();
+                ticket_entitlements_by_water_filling(&t, cores, &mut water);
+                for (i, (&a, &b)) in ent.iter().zip(&water.out).enumerate() {
+                    assert!(
+                        (a - b).abs() <= 1e-12 * cores,
+                        "seed {seed} step {step}: slot {i}: {a} against {b}"
+                    );
+                }
+            }
+        }
+    }
 }
