@@ -239,16 +239,8 @@ impl Stride {
         let mut staying = 0.0;
         for slot in 0..old.len() {
             let (o, n) = (old[slot], new[slot]);
-            let l = &mut self.slots[slot];
-            l.ent = n;
-            l.reach = self.memory + 2.0 / n;
-            if o > 0.0 && n == 0.0 {
-                let distance = l.pass - g;
-                let kept = distance.clamp(0.0, 1.0 / o);
-                dropped += (distance - kept) * o;
-                self.remain[slot] = kept;
-            } else if o > 0.0 && n > 0.0 {
-                l.pass = g + (l.pass - g) * o / n;
+            dropped += self.set_entitlement(slot, o, n, g);
+            if o > 0.0 && n > 0.0 {
                 staying += n;
             }
         }
@@ -266,6 +258,27 @@ impl Stride {
         for r in 0..self.table.rows.len() {
             let slot = self.table.rows[r].slot;
             self.table.rows[r] = self.row(slot);
+        }
+    }
+
+    /// Sets `slot`'s entitlement from `o` to `n` (the global pass at `g`): a
+    /// share that stops competing keeps at most one stride of its distance
+    /// ahead, and the rest, weighted by its old entitlement, is returned for
+    /// the others to absorb; one that goes on has its distance rescaled.
+    fn set_entitlement(&mut self, slot: usize, o: f64, n: f64, g: f64) -> f64 {
+        let l = &mut self.slots[slot];
+        l.ent = n;
+        l.reach = self.memory + 2.0 / n;
+        if o > 0.0 && n == 0.0 {
+            let distance = l.pass - g;
+            let kept = distance.clamp(0.0, 1.0 / o);
+            self.remain[slot] = kept;
+            (distance - kept) * o
+        } else {
+            if o > 0.0 && n > 0.0 {
+                l.pass = g + (l.pass - g) * o / n;
+            }
+            0.0
         }
     }
 
@@ -291,16 +304,11 @@ impl Stride {
                     self.extremes_stale = true;
                 }
             }
-            l.ent = n;
-            l.reach = self.memory + 2.0 / n;
-            if o > 0.0 && n == 0.0 {
-                let distance = l.pass - g;
-                let kept = distance.clamp(0.0, 1.0 / o);
-                dropped += (distance - kept) * o;
-                self.remain[slot] = kept;
-                self.competing -= 1;
-            } else if o > 0.0 && n > 0.0 {
-                l.pass = g + (l.pass - g) * o / n;
+            dropped += self.set_entitlement(slot, o, n, g);
+            if o > 0.0 {
+                if n == 0.0 {
+                    self.competing -= 1;
+                }
             } else if n > 0.0 {
                 joining += n;
                 joiners += 1;
