@@ -104,6 +104,16 @@ where
 /// the sample costs about a thousand comparisons.
 const FEW_DISTINCT_CHECK_FROM: usize = 1 << 12;
 
+/// Whether the sequential stable sort of `v` should be the stable quicksort,
+/// which sets equal elements aside: `v` is long enough to pay for a sample,
+/// and the sample suggests few distinct values.
+fn sets_equal_aside<T, F>(v: &[T], compare: &F) -> bool
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    v.len() >= FEW_DISTINCT_CHECK_FROM && pivot::looks_few_distinct(v, compare)
+}
+
 /// Sorts `v` stably on this thread: by the stable quicksort when a sample
 /// suggests few distinct values (it sets equal elements aside, about
 /// `n log k` comparisons for `k` values), else by the merge sort.
@@ -112,7 +122,7 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if v.len() >= FEW_DISTINCT_CHECK_FROM && pivot::looks_few_distinct(v, compare) {
+    if sets_equal_aside(v, compare) {
         stable_quicksort::stable_quicksort(v, compare);
     } else {
         merge_sort::seq_merge_sort(v, compare);
@@ -131,7 +141,7 @@ where
 {
     // SAFETY: the caller's contract, passed on.
     unsafe {
-        if v.len() >= FEW_DISTINCT_CHECK_FROM && pivot::looks_few_distinct(v, compare) {
+        if sets_equal_aside(v, compare) {
             stable_quicksort::stable_quicksort_with(v, buf, compare);
         } else {
             merge_sort::seq_merge_sort_with(v, buf, compare);
