@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Arguments: `std`, `rayon` or `prorata`; `stable` or `unstable`; the shape
-//! (`random`, `few` (16 distinct values), `ascending` or `descending` (√n
-//! random swaps), `wide64` (`[u64; 8]` by its first field), `wide128`
+//! (`random`, `few` (16 distinct values), `sorted`, `reversed`, `ascending`
+//! or `descending` (√n random swaps), `wide64` (`[u64; 8]` by its first field), `wide128`
 //! (`[u64; 16]`), `pairs` (`(u32, u32)`, the first below 1,000), `string`);
 //! the length. `THREADS` sets the pools' threads
 //! (default 1); with more, count with `--toggle-collect='*slice::sort*'`, which
@@ -104,6 +104,8 @@ fn main() {
             who,
             stable,
         ),
+        "sorted" => run(&mut (0..len as u64).collect::<Vec<_>>(), who, stable),
+        "reversed" => run(&mut (0..len as u64).rev().collect::<Vec<_>>(), who, stable),
         "ascending" => run(&mut swapped((0..len as u64).collect()), who, stable),
         "descending" => run(&mut swapped((0..len as u64).rev().collect()), who, stable),
         "wide64" => run(

@@ -5,8 +5,8 @@ use rand::{RngExt, SeedableRng};
 
 /// Lengths around every cutoff of the sorts (std below 4096, leaves of 2048).
 pub const LENGTHS: &[usize] = &[
-    0, 1, 2, 3, 7, 64, 100, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8191, 8193, 20_000, 40_000,
-    100_000, 150_000, 300_000,
+    0, 1, 2, 3, 7, 64, 100, 300, 2047, 2048, 2049, 4095, 4096, 4097, 5000, 8191, 8193, 20_000,
+    40_000, 100_000, 150_000, 300_000,
 ];
 
 /// Makes an input of a given length from a seed.

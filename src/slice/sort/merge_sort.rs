@@ -31,7 +31,7 @@ use super::scratch::Scratch;
 use super::stable_block::{BLOCK, sort_block};
 
 /// Slices this short are insertion sorted.
-const RUN_MAX: usize = 20;
+pub(super) const RUN_MAX: usize = 20;
 
 /// The shortest natural run the sequential sort keeps as it is: where the
 /// runs are shorter, it sorts blocks of [`BLOCK`] elements instead. Runs

@@ -55,6 +55,7 @@ fn test_coin(seed: u64) -> impl Fn() -> u64 {
 use std::cmp::Ordering;
 
 pub(crate) use cached_key::cached_key_sort;
+use stable_block::BLOCK;
 
 /// Below this length a sort runs sequentially on the caller's thread at once:
 /// forking cannot pay. Above it, with two threads, the parallel sorts won
@@ -100,33 +101,80 @@ where
     merge_sort::par_merge_sort(v, compare);
 }
 
-/// Below this length the stable sort does not look for few distinct values:
-/// the sample costs about a thousand comparisons.
+/// Below this length the stable sort does not sample `v` for few distinct
+/// values: the sample costs about a thousand comparisons.
 const FEW_DISTINCT_CHECK_FROM: usize = 1 << 12;
 
+/// From this length up to [`FEW_DISTINCT_CHECK_FROM`], the stable sort looks
+/// at its first blocks instead of a sample (see [`sets_equal_aside`]): a
+/// random input pays [`BLOCK`] - 1 comparisons for it, under 1% of its sort
+/// from here.
+const FIRST_BLOCK_CHECK_FROM: usize = 256;
+
 /// Whether the sequential stable sort of `v` should be the stable quicksort,
-/// which sets equal elements aside: `v` is long enough to pay for a sample,
-/// and the sample suggests few distinct values.
-fn sets_equal_aside<T, F>(v: &[T], compare: &F) -> bool
+/// which sets equal elements aside: a long `v` whose sample suggests few
+/// distinct values, or a shorter one whose first blocks look so.
+///
+/// For the shorter ones, the first [`BLOCK`] elements are sorted (stably,
+/// with `buf` as scratch: the merge sort sorts them anyway, and a sorted
+/// prefix changes neither sort's result) and their equal neighbours counted:
+/// 16 values drawn 32 times make about 22, 64 values about 7, distinct ones
+/// none. With a quarter or more, the next block, still in its given order,
+/// tells whether equal elements come side by side already (as in
+/// `[9, 9, 9, 8, 8, 8, ..]`): then the merge sort takes them whole in its
+/// runs, where the quicksort would partition a run of many distinct values
+/// level after level. Random inputs pay one comparison per neighbour of the
+/// first block.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns
+/// nothing.
+unsafe fn sets_equal_aside<T, F>(v: &mut [T], buf: *mut T, compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    v.len() >= FEW_DISTINCT_CHECK_FROM && pivot::looks_few_distinct(v, compare)
+    if v.len() >= FEW_DISTINCT_CHECK_FROM {
+        return pivot::looks_few_distinct(v, compare);
+    }
+    if v.len() < FIRST_BLOCK_CHECK_FROM {
+        return false;
+    }
+    // SAFETY: `v` holds more than a block, and `buf` has room for it (the
+    // caller's contract).
+    unsafe { stable_block::sort_block(v, buf, compare) };
+    let equal_sorted = v[..BLOCK]
+        .windows(2)
+        .map(|pair| !is_less(compare, &pair[0], &pair[1]) as usize)
+        .sum::<usize>();
+    if 4 * equal_sorted < BLOCK - 1 {
+        return false;
+    }
+    let equal_given = v[BLOCK..2 * BLOCK]
+        .windows(2)
+        .map(|pair| {
+            let (a, b) = (&pair[0], &pair[1]);
+            (!is_less(compare, a, b) && !is_less(compare, b, a)) as usize
+        })
+        .sum::<usize>();
+    2 * equal_given < equal_sorted
 }
 
-/// Sorts `v` stably on this thread: by the stable quicksort when a sample
-/// suggests few distinct values (it sets equal elements aside, about
-/// `n log k` comparisons for `k` values), else by the merge sort.
+/// Sorts `v` stably on this thread: by the stable quicksort when `v` looks
+/// like it holds few distinct values (it sets equal elements aside, about
+/// `n log k` comparisons for `k` values; see [`sets_equal_aside`]), else by
+/// the merge sort.
 fn seq_stable_sort<T, F>(v: &mut [T], compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if sets_equal_aside(v, compare) {
-        stable_quicksort::stable_quicksort(v, compare);
-    } else {
-        merge_sort::seq_merge_sort(v, compare);
+    if v.len() <= merge_sort::RUN_MAX {
+        insertion::insertion_sort(v, compare);
+        return;
     }
+    let mut buf = scratch::Scratch::<T>::new(v.len());
+    // SAFETY: a buffer of `v`'s length, of its own, owning nothing.
+    unsafe { seq_stable_sort_with(v, buf.as_mut_ptr(), compare) };
 }
 
 /// [`seq_stable_sort`] with the scratch space at `buf`.
@@ -141,7 +189,7 @@ where
 {
     // SAFETY: the caller's contract, passed on.
     unsafe {
-        if sets_equal_aside(v, compare) {
+        if sets_equal_aside(v, buf, compare) {
             stable_quicksort::stable_quicksort_with(v, buf, compare);
         } else {
             merge_sort::seq_merge_sort_with(v, buf, compare);
