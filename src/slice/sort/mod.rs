@@ -66,11 +66,12 @@ const SEQUENTIAL_CUTOFF: usize = 4096;
 
 /// Below this length an unstable sort of an input with few distinct values
 /// (as its sample suggests) runs sequentially: std's way of setting equal
-/// elements aside makes such sorts cheap, and on 2 cores (16 distinct `u64`s,
-/// warm pool) the sequential sort took 0.90 of std's time at 10^5 against the
-/// parallel one's 0.94-1.0, while at 3 * 10^5 the parallel one took 0.6-0.7
-/// against 0.98.
-const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 17;
+/// elements aside makes such sorts cheap, so forking pays later than for
+/// random input. On 2 cores (16 distinct `u64`s, warm pool, three runs of 31
+/// rounds) the parallel sort took 0.80-0.96 of std's time at 3 * 10^4, and
+/// 0.84-1.15 at 10^5, against 1.05-1.19 and 1.04-1.18 sequentially; at
+/// 1.6 * 10^4 both took about std's time.
+const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 14;
 
 /// The same for the stable sort, whose sequential stable quicksort sets equal
 /// elements aside: 16 distinct `u64`s on 2 cores took 1.21 of std's time at
