@@ -74,10 +74,11 @@ const SEQUENTIAL_CUTOFF: usize = 4096;
 const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 14;
 
 /// The same for the stable sort, whose sequential stable quicksort sets equal
-/// elements aside: 16 distinct `u64`s on 2 cores took 1.21 of std's time at
-/// 10^4 that way against 2.05 by the parallel merge sort, but 1.29 against
-/// 0.88 at 10^5.
-const STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 15;
+/// elements aside: 16 distinct `u64`s on 2 cores (three runs of 31 rounds)
+/// took 1.16-1.19 of std's time at 1.6 * 10^4 by the parallel merge sort
+/// (whose leaves set equal elements aside) against 1.33-1.43 sequentially;
+/// at 8,000 the two were level (1.18-1.54 against 1.36-1.39).
+const STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 13;
 
 /// The smallest piece a parallel sort sorts sequentially as a leaf.
 const MIN_LEAF: usize = 2048;
