@@ -82,6 +82,10 @@ pub(crate) struct Stride {
     /// What the choice of a waiter reads of each waiting share, packed (kept
     /// by the stride policy only).
     table: WaiterTable,
+    /// The shares charged by [`Stride::accrue`] since the last
+    /// [`Stride::accrued`], each once (`charged` marks them, by slot).
+    accruing: Vec<usize>,
+    charged: Vec<bool>,
 }
 
 /// The waiting shares, each with what the deadline of its next core is computed
@@ -152,6 +156,7 @@ impl Stride {
     pub(crate) fn resize(&mut self, slots: usize) {
         self.slots.resize(slots, Ledger::RESET);
         self.remain.resize(slots, 0.0);
+        self.charged.resize(slots, false);
         if self.table.on {
             self.table.next.resize(slots, 0);
             self.table.row.resize(slots, 0);
@@ -400,6 +405,43 @@ impl Stride {
         if total > 0.0 {
             self.global += quanta / total;
         }
+    }
+
+    /// [`Stride::advance`] for one of many holders charged at once: the pass and
+    /// the global pass move as they would, but the share's row and the most
+    /// indebted share follow only at [`Stride::accrued`], once per share
+    /// charged. Its pass only grows in between, so the largest distance ahead
+    /// is that of its last pass, and its row depends on that pass alone: both
+    /// come out as charging the holders one by one leaves them, bit for bit.
+    #[inline]
+    pub(crate) fn accrue(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
+        if ent > 0.0 {
+            let pass = self.pass(slot) + quanta / ent;
+            self.slots[slot].pass = pass;
+            if !self.charged[slot] {
+                self.charged[slot] = true;
+                self.accruing.push(slot);
+            }
+        }
+        if total > 0.0 {
+            self.global += quanta / total;
+        }
+    }
+
+    /// The rows and the most indebted share follow the passes charged by
+    /// [`Stride::accrue`] since the last call.
+    pub(crate) fn accrued(&mut self) {
+        let mut accruing = std::mem::take(&mut self.accruing);
+        for &slot in &accruing {
+            self.charged[slot] = false;
+            self.moved(slot);
+            let l = self.slots[slot];
+            if l.ent > 0.0 {
+                self.most_ahead = self.most_ahead.max(l.pass - l.reach);
+            }
+        }
+        accruing.clear();
+        self.accruing = accruing;
     }
 
     /// Keeps every active share within its reach of the global pass: past that,
