@@ -203,6 +203,10 @@ pub(crate) struct Allocator {
     holding: SlotSet,
     kept: SlotSet,
     lingerers: SlotSet,
+    /// No lingering share stops counting as active before this time (the
+    /// earliest end of their activity memory, or earlier): until then a
+    /// decision does not look at them.
+    lingering_until: u64,
     claimants: SlotSet,
     /// The workers holding a core (indices, sorted: they are charged in this
     /// order). A sorted vector rather than a tree: a settle walks it whole, and
@@ -320,6 +324,7 @@ impl Allocator {
             holding: SlotSet::default(),
             kept: SlotSet::default(),
             lingerers: SlotSet::default(),
+            lingering_until: u64::MAX,
             claimants: SlotSet::default(),
             holder_set: Vec::new(),
             #[cfg(test)]
@@ -721,19 +726,24 @@ impl Allocator {
     /// Shares whose demand has been zero for longer than the activity memory stop
     /// counting as active.
     fn expire(&mut self, now: u64) {
-        if self.lingerers.is_empty() {
+        if self.lingerers.is_empty() || now < self.lingering_until {
             return;
         }
         let mut due = std::mem::take(&mut self.scratch_list);
         due.clear();
         let memory = self.activity_memory;
-        let over = |s: &Slot| {
-            s.idle_since
-                .is_some_and(|t| now.saturating_sub(t) >= memory)
-        };
-        due.extend(
-            (self.lingerers.as_slice().iter().copied()).filter(|&slot| over(&self.slots[slot])),
-        );
+        let mut until = u64::MAX;
+        for &slot in self.lingerers.as_slice() {
+            let Some(t) = self.slots[slot].idle_since else {
+                continue;
+            };
+            if now.saturating_sub(t) >= memory {
+                due.push(slot);
+            } else {
+                until = until.min(t.saturating_add(memory));
+            }
+        }
+        self.lingering_until = until;
         // In slot order: each one's leaving retunes the passes in turn.
         due.sort_unstable();
         for &slot in &due {
@@ -833,6 +843,9 @@ impl Allocator {
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
             self.lingerers.insert(slot);
+            self.lingering_until = self
+                .lingering_until
+                .min(now.saturating_add(self.activity_memory));
             self.tree.set_recent(share, true);
         }
         self.dispatch(now)
