@@ -203,10 +203,23 @@ pub(crate) struct Allocator {
     holding: SlotSet,
     kept: SlotSet,
     lingerers: SlotSet,
+    /// No lingering share stops counting as active before this time (the
+    /// earliest end of their activity memory, or earlier): until then a
+    /// decision does not look at them.
+    lingering_until: u64,
     claimants: SlotSet,
-    /// The workers holding a core (indices, in order: they are charged in this
-    /// order).
-    holder_set: BTreeSet<u32>,
+    /// The workers holding a core (indices, sorted: they are charged in this
+    /// order). A sorted vector rather than a tree: a settle walks it whole, and
+    /// a grant or give-back moves at most a few hundred indices.
+    holder_set: Vec<u32>,
+    /// Charge the holders one by one at a settle, each with the ledger's whole
+    /// [`Stride::advance`] (tests compare the decisions either way).
+    #[cfg(test)]
+    settle_one_by_one: bool,
+    /// The time of the last settle, while every holder has been charged up to
+    /// it (none granted since at an earlier time; charging by `now` only): a
+    /// settle at that time again would charge nobody anything.
+    settled_at: Option<u64>,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
 }
@@ -311,8 +324,12 @@ impl Allocator {
             holding: SlotSet::default(),
             kept: SlotSet::default(),
             lingerers: SlotSet::default(),
+            lingering_until: u64::MAX,
             claimants: SlotSet::default(),
-            holder_set: BTreeSet::new(),
+            holder_set: Vec::new(),
+            #[cfg(test)]
+            settle_one_by_one: false,
+            settled_at: None,
             scratch_list: Vec::new(),
         };
         a.resize();
@@ -709,19 +726,24 @@ impl Allocator {
     /// Shares whose demand has been zero for longer than the activity memory stop
     /// counting as active.
     fn expire(&mut self, now: u64) {
-        if self.lingerers.is_empty() {
+        if self.lingerers.is_empty() || now < self.lingering_until {
             return;
         }
         let mut due = std::mem::take(&mut self.scratch_list);
         due.clear();
         let memory = self.activity_memory;
-        let over = |s: &Slot| {
-            s.idle_since
-                .is_some_and(|t| now.saturating_sub(t) >= memory)
-        };
-        due.extend(
-            (self.lingerers.as_slice().iter().copied()).filter(|&slot| over(&self.slots[slot])),
-        );
+        let mut until = u64::MAX;
+        for &slot in self.lingerers.as_slice() {
+            let Some(t) = self.slots[slot].idle_since else {
+                continue;
+            };
+            if now.saturating_sub(t) >= memory {
+                due.push(slot);
+            } else {
+                until = until.min(t.saturating_add(memory));
+            }
+        }
+        self.lingering_until = until;
         // In slot order: each one's leaving retunes the passes in turn.
         due.sort_unstable();
         for &slot in &due {
@@ -821,6 +843,9 @@ impl Allocator {
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
             self.lingerers.insert(slot);
+            self.lingering_until = self
+                .lingering_until
+                .min(now.saturating_add(self.activity_memory));
             self.tree.set_recent(share, true);
         }
         self.dispatch(now)
@@ -913,7 +938,9 @@ impl Allocator {
             self.slots[slot].unflagged.remove(&w.0);
             self.set_nhold(slot, self.nhold[slot] - 1);
         }
-        self.holder_set.remove(&w.0);
+        if let Ok(i) = self.holder_set.binary_search(&w.0) {
+            self.holder_set.remove(i);
+        }
         self.workers[w.index()] = Worker::Idle;
         self.free += 1;
         slot
@@ -990,7 +1017,73 @@ impl Allocator {
     /// the time before is charged at the entitlements it was held under). The
     /// ledger's bounds are applied once, after the last holder: a pass over every
     /// share per holder made a tick cost holders x shares.
+    ///
+    /// With hundreds of holders this is a large part of a decision, so the
+    /// holders are charged in one tight loop: each adds its time to its share's
+    /// pass and to the global pass (in worker order, the order in which the
+    /// additions round), and the rows of the waiter table and the most indebted
+    /// share follow once per share charged, after the loop
+    /// ([`Stride::accrue`]). The passes, rows and extremes are those of charging
+    /// the holders one by one, bit for bit. A settle at the time of the last one
+    /// (several decisions come at the same moment: in a simulated server, most
+    /// settles) charges nobody anything and applies the bounds only.
     fn settle(&mut self, now: u64) {
+        #[cfg(test)]
+        if self.settle_one_by_one {
+            return self.settle_each(now);
+        }
+        if self.holder_set.is_empty() {
+            return;
+        }
+        self.fresh();
+        if self.settled_at == Some(now) {
+            // Settled at this time already (several decisions come at the same
+            // moment): each holder would be charged nothing. Only the bounds
+            // remain, as after charging a share entitled to some cores.
+            let ent = |&i: &u32| match self.workers[i as usize] {
+                Worker::Holding { slot, since, .. } if since != PENDING => {
+                    self.ticket_ent[slot] > 0.0
+                }
+                _ => false,
+            };
+            if self.holder_set.iter().any(ent) {
+                self.policy.ledger_mut().bound(1.0);
+            }
+            return;
+        }
+        self.settled_at = (!self.own_clocks).then_some(now);
+        let quantum = self.quantum_nanos as f64;
+        let total = self.ticket_total;
+        let own_clocks = self.own_clocks;
+        let ledger = self.policy.ledger_mut();
+        let mut bound = 0.0;
+        for &i in &self.holder_set {
+            let i = i as usize;
+            let Worker::Holding { slot, since, .. } = &mut self.workers[i] else {
+                continue;
+            };
+            if *since == PENDING {
+                continue;
+            }
+            let t = if own_clocks { self.times[i] } else { now };
+            let dt = t.saturating_sub(*since);
+            *since = t.max(*since);
+            let slot = *slot;
+            self.slots[slot].stats.core_nanos += dt;
+            let ent = self.ticket_ent[slot];
+            ledger.accrue(slot, dt as f64 / quantum, ent, total);
+            if ent > 0.0 {
+                bound = ent;
+            }
+        }
+        ledger.accrued();
+        ledger.bound(bound);
+    }
+
+    /// [`Allocator::settle`] holder by holder, each charged as a give-back
+    /// charges it (what the tight loop must equal).
+    #[cfg(test)]
+    fn settle_each(&mut self, now: u64) {
         let mut bound = 0.0;
         let mut holders = std::mem::take(&mut self.scratch_list);
         holders.clear();
@@ -1004,6 +1097,13 @@ impl Allocator {
         }
         self.scratch_list = holders;
         self.policy.ledger_mut().bound(bound);
+    }
+
+    /// Settles holder by holder from now on, as [`Allocator::settle_each`] does
+    /// (tests compare the decisions either way).
+    #[cfg(test)]
+    pub(crate) fn settle_one_by_one(&mut self) {
+        self.settle_one_by_one = true;
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -1027,10 +1127,16 @@ impl Allocator {
             self.set_nwait(slot, self.nwait[slot] - 1);
             self.set_nhold(slot, self.nhold[slot] + 1);
             self.slots[slot].unflagged.insert(w.0);
-            self.holder_set.insert(w.0);
+            if let Err(i) = self.holder_set.binary_search(&w.0) {
+                self.holder_set.insert(i, w.0);
+            }
             self.slots[slot].stats.grants += 1;
             self.free -= 1;
             let since = if self.own_clocks { PENDING } else { now };
+            if self.settled_at.is_some_and(|t| t > now) {
+                // Granted before the last settle's time: owes that time.
+                self.settled_at = None;
+            }
             self.workers[w.index()] = Worker::Holding {
                 slot,
                 since,

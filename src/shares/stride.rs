@@ -74,14 +74,22 @@ pub(crate) struct Stride {
     extremes_stale: bool,
     /// Number of shares entitled to some cores (`ent > 0`).
     competing: u32,
-    /// Scratch counts of [`Stride::preempt`], indexed by slot: zero between two
-    /// calls (a call sets and clears only the slots that wait or hold).
+    /// Scratch counts of [`Stride::preempt`], indexed by slot, each copied from
+    /// the view when a move first changes the slot's (`copied`): false between
+    /// two calls.
     held: Vec<u32>,
     givable: Vec<u32>,
     waiting: Vec<u32>,
+    copied: Vec<bool>,
+    /// The slots copied by the call under way.
+    touched: Vec<usize>,
     /// What the choice of a waiter reads of each waiting share, packed (kept
     /// by the stride policy only).
     table: WaiterTable,
+    /// The shares charged by [`Stride::accrue`] since the last
+    /// [`Stride::accrued`], each once (`charged` marks them, by slot).
+    accruing: Vec<usize>,
+    charged: Vec<bool>,
 }
 
 /// The waiting shares, each with what the deadline of its next core is computed
@@ -152,6 +160,7 @@ impl Stride {
     pub(crate) fn resize(&mut self, slots: usize) {
         self.slots.resize(slots, Ledger::RESET);
         self.remain.resize(slots, 0.0);
+        self.charged.resize(slots, false);
         if self.table.on {
             self.table.next.resize(slots, 0);
             self.table.row.resize(slots, 0);
@@ -402,6 +411,43 @@ impl Stride {
         }
     }
 
+    /// [`Stride::advance`] for one of many holders charged at once: the pass and
+    /// the global pass move as they would, but the share's row and the most
+    /// indebted share follow only at [`Stride::accrued`], once per share
+    /// charged. Its pass only grows in between, so the largest distance ahead
+    /// is that of its last pass, and its row depends on that pass alone: both
+    /// come out as charging the holders one by one leaves them, bit for bit.
+    #[inline]
+    pub(crate) fn accrue(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
+        if ent > 0.0 {
+            let pass = self.pass(slot) + quanta / ent;
+            self.slots[slot].pass = pass;
+            if !self.charged[slot] {
+                self.charged[slot] = true;
+                self.accruing.push(slot);
+            }
+        }
+        if total > 0.0 {
+            self.global += quanta / total;
+        }
+    }
+
+    /// The rows and the most indebted share follow the passes charged by
+    /// [`Stride::accrue`] since the last call.
+    pub(crate) fn accrued(&mut self) {
+        let mut accruing = std::mem::take(&mut self.accruing);
+        for &slot in &accruing {
+            self.charged[slot] = false;
+            self.moved(slot);
+            let l = self.slots[slot];
+            if l.ent > 0.0 {
+                self.most_ahead = self.most_ahead.max(l.pass - l.reach);
+            }
+        }
+        accruing.clear();
+        self.accruing = accruing;
+    }
+
     /// Keeps every active share within its reach of the global pass: past that,
     /// the global pass moves up to the most indebted share (forgiving all debts
     /// alike, so the debtors keep their proportions among themselves), and credit
@@ -575,23 +621,25 @@ impl Stride {
             return Vec::new();
         }
         let n = view.ent.len();
-        let mut held = std::mem::take(&mut self.held);
-        let mut givable = std::mem::take(&mut self.givable);
-        let mut waiting = std::mem::take(&mut self.waiting);
-        for v in [&mut held, &mut givable, &mut waiting] {
+        let mut counts = Counts {
+            view,
+            held: std::mem::take(&mut self.held),
+            givable: std::mem::take(&mut self.givable),
+            waiting: std::mem::take(&mut self.waiting),
+            copied: std::mem::take(&mut self.copied),
+            touched: std::mem::take(&mut self.touched),
+        };
+        for v in [&mut counts.held, &mut counts.givable, &mut counts.waiting] {
             v.resize(n, 0);
         }
-        // Only the slots that wait or hold are set (the others stay zero).
-        let involved = || view.waiters.iter().chain(view.holding).copied();
-        for s in involved() {
-            (held[s], givable[s]) = (view.holders[s], view.holders[s]);
-            waiting[s] = view.waiting[s];
+        counts.copied.resize(n, false);
+        let victims = self.preempt_with(view, &mut counts);
+        for &s in &counts.touched {
+            counts.copied[s] = false;
         }
-        let victims = self.preempt_with(view, &mut held, &mut givable, &mut waiting);
-        for s in involved() {
-            (held[s], givable[s], waiting[s]) = (0, 0, 0);
-        }
-        (self.held, self.givable, self.waiting) = (held, givable, waiting);
+        counts.touched.clear();
+        (self.held, self.givable, self.waiting) = (counts.held, counts.givable, counts.waiting);
+        (self.copied, self.touched) = (counts.copied, counts.touched);
         victims
     }
 
@@ -620,16 +668,10 @@ impl Stride {
         w != h && next <= last(h) + TIE
     }
 
-    /// [`Stride::preempt`] on counts set for the slots that wait or hold.
-    fn preempt_with(
-        &self,
-        view: &View<'_>,
-        held: &mut [u32],
-        givable: &mut [u32],
-        waiting: &mut [u32],
-    ) -> Vec<usize> {
-        let next = |held: &[u32], s: usize| self.deadline(s, held[s] + 1, view.ent[s]);
-        let last = |held: &[u32], s: usize| self.deadline(s, held[s], view.ent[s]);
+    /// [`Stride::preempt`] on the counts of the view, as the moves change them.
+    fn preempt_with(&self, view: &View<'_>, c: &mut Counts<'_, '_>) -> Vec<usize> {
+        let next = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s) + 1, view.ent[s]);
+        let last = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s), view.ent[s]);
         // The waiter due first and the holder due last, each kept in a heap (a scan
         // of every share per core moved made a tick cost cores x shares). An entry
         // is stale once its share's deadline or eligibility changed (a fresh one is
@@ -644,7 +686,7 @@ impl Stride {
         if view.in_flight == 0 {
             latest = f64::NEG_INFINITY;
             for &s in view.holding {
-                latest = latest.max(last(held, s));
+                latest = latest.max(last(c, s));
             }
         }
         let admit = if view.in_flight == 0 {
@@ -668,66 +710,122 @@ impl Stride {
             BinaryHeap::from(inside)
         } else {
             (view.waiters.iter())
-                .map(|&s| Reverse((order_key(next(held, s)), s)))
+                .map(|&s| Reverse((order_key(next(c, s)), s)))
                 .collect()
         };
-        let first_waiter =
-            |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>, held: &[u32], waiting: &[u32]| {
-                while let Some(&Reverse((key, s))) = waiters.peek() {
-                    if waiting[s] > 0 && key == order_key(next(held, s)) {
-                        return Some(s);
-                    }
-                    waiters.pop();
+        let first_waiter = |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>, c: &Counts<'_, '_>| {
+            while let Some(&Reverse((key, s))) = waiters.peek() {
+                if c.waiting(s) > 0 && key == order_key(next(c, s)) {
+                    return Some(s);
                 }
-                None
-            };
+                waiters.pop();
+            }
+            None
+        };
         for _ in 0..view.in_flight {
-            let Some(w) = first_waiter(&mut waiters, held, waiting) else {
+            let Some(w) = first_waiter(&mut waiters, c) else {
                 return Vec::new();
             };
-            waiting[w] -= 1;
-            held[w] += 1;
-            waiters.push(Reverse((order_key(next(held, w)), w)));
+            c.copy(w);
+            c.waiting[w] -= 1;
+            c.held[w] += 1;
+            waiters.push(Reverse((order_key(next(c, w)), w)));
         }
         let mut holders: BinaryHeap<(u64, usize)> = (view.holding.iter())
-            .map(|&s| (order_key(last(held, s)), s))
+            .map(|&s| (order_key(last(c, s)), s))
             .collect();
-        let last_holder =
-            |holders: &mut BinaryHeap<(u64, usize)>, held: &[u32], givable: &[u32]| {
-                while let Some(&(key, s)) = holders.peek() {
-                    if givable[s] > 0 && key == order_key(last(held, s)) {
-                        return Some(s);
-                    }
-                    holders.pop();
+        let last_holder = |holders: &mut BinaryHeap<(u64, usize)>, c: &Counts<'_, '_>| {
+            while let Some(&(key, s)) = holders.peek() {
+                if c.givable(s) > 0 && key == order_key(last(c, s)) {
+                    return Some(s);
                 }
-                None
-            };
+                holders.pop();
+            }
+            None
+        };
         let mut victims = Vec::new();
-        while let Some(h) = last_holder(&mut holders, held, givable) {
-            if !outside.is_empty() && last(held, h) > latest {
+        while let Some(h) = last_holder(&mut holders, c) {
+            if !outside.is_empty() && last(c, h) > latest {
                 waiters.extend(outside.drain(..));
             }
-            let Some(w) = first_waiter(&mut waiters, held, waiting) else {
+            let Some(w) = first_waiter(&mut waiters, c) else {
                 break;
             };
-            if w == h || next(held, w) > last(held, h) + TIE {
+            if w == h || next(c, w) > last(c, h) + TIE {
                 break;
             }
             victims.push(h);
-            waiting[w] -= 1;
-            held[w] += 1;
-            held[h] -= 1;
-            givable[h] -= 1;
+            c.copy(w);
+            c.copy(h);
+            c.waiting[w] -= 1;
+            c.held[w] += 1;
+            c.held[h] -= 1;
+            c.givable[h] -= 1;
             for s in [w, h] {
-                if waiting[s] > 0 {
-                    waiters.push(Reverse((order_key(next(held, s)), s)));
+                if c.waiting(s) > 0 {
+                    waiters.push(Reverse((order_key(next(c, s)), s)));
                 }
-                if givable[s] > 0 {
-                    holders.push((order_key(last(held, s)), s));
+                if c.givable(s) > 0 {
+                    holders.push((order_key(last(c, s)), s));
                 }
             }
         }
         victims
+    }
+}
+
+/// The counts [`Stride::preempt`] moves cores by: each share's cores held, those
+/// it may still give and its waiting workers. They are read from the view until
+/// a move first changes a share's, and copied then: a preemption moves a few
+/// cores, and copying the counts of every waiting and holding share up front
+/// cost more than the moves.
+struct Counts<'a, 'v> {
+    view: &'a View<'v>,
+    held: Vec<u32>,
+    givable: Vec<u32>,
+    waiting: Vec<u32>,
+    copied: Vec<bool>,
+    touched: Vec<usize>,
+}
+
+impl Counts<'_, '_> {
+    #[inline]
+    fn held(&self, s: usize) -> u32 {
+        if self.copied[s] {
+            self.held[s]
+        } else {
+            self.view.holders[s]
+        }
+    }
+
+    #[inline]
+    fn givable(&self, s: usize) -> u32 {
+        if self.copied[s] {
+            self.givable[s]
+        } else {
+            self.view.holders[s]
+        }
+    }
+
+    #[inline]
+    fn waiting(&self, s: usize) -> u32 {
+        if self.copied[s] {
+            self.waiting[s]
+        } else {
+            self.view.waiting[s]
+        }
+    }
+
+    /// Copies slot `s`'s counts from the view, before a move changes them.
+    #[inline]
+    fn copy(&mut self, s: usize) {
+        if !self.copied[s] {
+            self.copied[s] = true;
+            self.held[s] = self.view.holders[s];
+            self.givable[s] = self.view.holders[s];
+            self.waiting[s] = self.view.waiting[s];
+            self.touched.push(s);
+        }
     }
 }
 

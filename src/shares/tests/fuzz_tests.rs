@@ -30,6 +30,11 @@ impl Fuzz {
             3_000_000
         };
         self.now += self.rng.next_u64() % scale;
+        self.act();
+    }
+
+    /// One random operation at the current time, with the invariants checked.
+    fn act(&mut self) {
         match self.rng.next_u64() % 12 {
             0 => self.add_share(),
             1 => self.request(),
@@ -225,6 +230,55 @@ fn lazy_bounds_decide_as_passes_over_every_share() {
                 assert_eq!(
                     decisions(&lazy),
                     decisions(&eager),
+                    "seed {seed}, {policy:?}, step {step}"
+                );
+            }
+        }
+    }
+}
+
+/// A settle charges every holder in one tight loop, leaving the rows and the most
+/// indebted share to one update per share charged. Charging the holders one by
+/// one instead, each with the ledger's whole update, must change no decision, no
+/// pass, no global pass and no share's core time, bit for bit, and so must
+/// skipping the settles at the time of the last one (with up to 12
+/// cores, one per worker of the fuzz, so that shares hold several cores and
+/// many holders are charged at once).
+#[test]
+fn settling_every_holder_at_once_charges_as_one_by_one() {
+    for seed in 1..=40u64 {
+        for policy in [SharePolicy::Stride, SharePolicy::Lottery] {
+            let cores = [2, 5, 12][seed as usize % 3];
+            let start = |seed| {
+                let mut f = fuzz(seed, policy);
+                let mut config = Config::new(cores);
+                config.policy = policy;
+                config.seed = seed;
+                f.alloc = Allocator::new(config);
+                f
+            };
+            let (mut fast, mut each) = (start(seed), start(seed));
+            each.alloc.settle_one_by_one();
+            for step in 0..600 {
+                // A third of the operations come at the same time as the one
+                // before (as several decisions do in a pool), when a settle
+                // charges nothing.
+                if step % 3 == 0 {
+                    fast.act();
+                    each.act();
+                } else {
+                    fast.step();
+                    each.step();
+                }
+                let charged = |f: &Fuzz| {
+                    let stats = f.shares.iter().filter(|&&s| f.alloc.is_live(s));
+                    stats
+                        .map(|&s| f.alloc.stats(s).core_nanos)
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(
+                    (decisions(&fast), charged(&fast)),
+                    (decisions(&each), charged(&each)),
                     "seed {seed}, {policy:?}, step {step}"
                 );
             }
