@@ -399,15 +399,20 @@ impl Stride {
     pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
         if ent > 0.0 {
             self.slots[slot].pass = self.pass(slot) + quanta / ent;
-            self.moved(slot);
-            let l = self.slots[slot];
-            if l.ent > 0.0 {
-                // Its pass only grew: the largest distance ahead stays exact.
-                self.most_ahead = self.most_ahead.max(l.pass - l.reach);
-            }
+            self.follow_pass(slot);
         }
         if total > 0.0 {
             self.global += quanta / total;
+        }
+    }
+
+    /// After `slot`'s pass grew: its row, and the largest distance ahead (which
+    /// stays exact, since the pass only grew).
+    fn follow_pass(&mut self, slot: usize) {
+        self.moved(slot);
+        let l = self.slots[slot];
+        if l.ent > 0.0 {
+            self.most_ahead = self.most_ahead.max(l.pass - l.reach);
         }
     }
 
@@ -438,11 +443,7 @@ impl Stride {
         let mut accruing = std::mem::take(&mut self.accruing);
         for &slot in &accruing {
             self.charged[slot] = false;
-            self.moved(slot);
-            let l = self.slots[slot];
-            if l.ent > 0.0 {
-                self.most_ahead = self.most_ahead.max(l.pass - l.reach);
-            }
+            self.follow_pass(slot);
         }
         accruing.clear();
         self.accruing = accruing;
