@@ -154,7 +154,7 @@ fn a_panicking_comparator_loses_and_duplicates_nothing() {
     for &threads in THREADS {
         let pool = pool(threads);
         for (name, sort) in entry_points() {
-            for len in [0usize, 1, 2, 100, 5000, 20_000, 150_000, 300_000] {
+            for len in [0usize, 1, 2, 40, 100, 1000, 5000, 20_000, 150_000, 300_000] {
                 let n = len as isize;
                 for budget in [0, 7, n / 2, 2 * n, 8 * n, 12 * n, isize::MAX / 2] {
                     let what = format!("{name}, len {len}, budget {budget}, {threads} threads");

@@ -14,9 +14,9 @@
 //! total order, and Rayon's never do. Ours leave the slice as some permutation
 //! of its elements then, as Rayon's. The sequential sorts are an introsort
 //! ([`seq_quicksort`]), a merge sort of natural runs
-//! ([`merge_sort::seq_merge_sort`]) and, for inputs with few distinct values,
-//! a stable quicksort that sets equal elements aside
-//! ([`stable_quicksort`]).
+//! ([`merge_sort::seq_merge_sort`]) and, for short inputs that are not nearly
+//! sorted and for inputs with few distinct values, a stable quicksort that
+//! sets equal elements aside ([`stable_quicksort`]).
 
 mod cached_key;
 mod fork;
@@ -55,7 +55,6 @@ fn test_coin(seed: u64) -> impl Fn() -> u64 {
 use std::cmp::Ordering;
 
 pub(crate) use cached_key::cached_key_sort;
-use stable_block::BLOCK;
 
 /// Below this length a sort runs sequentially on the caller's thread at once:
 /// forking cannot pay. Above it, with two threads, the parallel sorts won
@@ -74,11 +73,11 @@ const SEQUENTIAL_CUTOFF: usize = 4096;
 const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 14;
 
 /// The same for the stable sort, whose sequential stable quicksort sets equal
-/// elements aside: 16 distinct `u64`s on 2 cores (three runs of 31 rounds)
-/// took 1.16-1.19 of std's time at 1.6 * 10^4 by the parallel merge sort
-/// (whose leaves set equal elements aside) against 1.33-1.43 sequentially;
-/// at 8,000 the two were level (1.18-1.54 against 1.36-1.39).
-const STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 13;
+/// elements aside: 16 distinct `u64`s on 2 cores (three runs of 11 rounds)
+/// took 1.03-1.07 of std's time at 4 * 10^4 sequentially against 1.03-1.51
+/// by the parallel merge sort (whose leaves set equal elements aside), 1.08
+/// against 0.91-1.59 at 7 * 10^4, and 1.10 against 0.77-1.13 at 1.2 * 10^5.
+const STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 16;
 
 /// The smallest piece a parallel sort sorts sequentially as a leaf.
 const MIN_LEAF: usize = 2048;
@@ -103,68 +102,39 @@ where
     merge_sort::par_merge_sort(v, compare);
 }
 
-/// Below this length the stable sort does not sample `v` for few distinct
-/// values: the sample costs about a thousand comparisons.
-const FEW_DISTINCT_CHECK_FROM: usize = 1 << 12;
-
-/// From this length up to [`FEW_DISTINCT_CHECK_FROM`], the stable sort looks
-/// at its first blocks instead of a sample (see [`sets_equal_aside`]): a
-/// random input pays [`BLOCK`] - 1 comparisons for it, under 1% of its sort
-/// from here.
-const FIRST_BLOCK_CHECK_FROM: usize = 256;
+/// Below this length the sequential stable sort is the stable quicksort unless
+/// `v` looks nearly sorted or reversed; from it, the merge sort unless a sample
+/// suggests few distinct values (the sample costs about a thousand
+/// comparisons).
+const QUICKSORT_BELOW: usize = 1 << 12;
 
 /// Whether the sequential stable sort of `v` should be the stable quicksort,
-/// which sets equal elements aside: a long `v` whose sample suggests few
-/// distinct values, or a shorter one whose first blocks look so.
+/// which sets equal elements aside, rather than the merge sort, which takes
+/// natural runs whole.
 ///
-/// For the shorter ones, the first [`BLOCK`] elements are sorted (stably,
-/// with `buf` as scratch: the merge sort sorts them anyway, and a sorted
-/// prefix changes neither sort's result) and their equal neighbours counted:
-/// 16 values drawn 32 times make about 22, 64 values about 7, distinct ones
-/// none. With a quarter or more, the next block, still in its given order,
-/// tells whether equal elements come side by side already (as in
-/// `[9, 9, 9, 8, 8, 8, ..]`): then the merge sort takes them whole in its
-/// runs, where the quicksort would partition a run of many distinct values
-/// level after level. Random inputs pay one comparison per neighbour of the
-/// first block.
-///
-/// # Safety
-/// `buf` has room for `v.len()` elements, does not overlap `v`, and owns
-/// nothing.
-unsafe fn sets_equal_aside<T, F>(v: &mut [T], buf: *mut T, compare: &F) -> bool
+/// Below [`QUICKSORT_BELOW`] elements the quicksort is as fast as std's
+/// stable sort on random inputs, where the merge sort's chain of dependent
+/// choices makes it a quarter slower, so it takes every input that does not
+/// look sorted or reversed in the main ([`runs::looks_presorted`], sixteen
+/// comparisons), which the merge sort sorts in a few passes by merging its
+/// long runs. Large elements ([`par_merge::is_large`]) stay with the merge
+/// sort, which copies each once per level where a partition copies it twice
+/// (64-byte elements of 1,000 took 1.0 of std's time by the quicksort, 0.6
+/// by the merge sort). Longer inputs go to the quicksort when a sample suggests few
+/// distinct values (it then makes about `n log k` comparisons for `k`
+/// values, the merge sort `n log n`).
+fn prefers_quicksort<T, F>(v: &[T], compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    if v.len() >= FEW_DISTINCT_CHECK_FROM {
+    if v.len() >= QUICKSORT_BELOW {
         return pivot::looks_few_distinct(v, compare);
     }
-    if v.len() < FIRST_BLOCK_CHECK_FROM {
-        return false;
-    }
-    // SAFETY: `v` holds more than a block, and `buf` has room for it (the
-    // caller's contract).
-    unsafe { stable_block::sort_block(v, buf, compare) };
-    let equal_sorted = v[..BLOCK]
-        .windows(2)
-        .map(|pair| !is_less(compare, &pair[0], &pair[1]) as usize)
-        .sum::<usize>();
-    if 4 * equal_sorted < BLOCK - 1 {
-        return false;
-    }
-    let equal_given = v[BLOCK..2 * BLOCK]
-        .windows(2)
-        .map(|pair| {
-            let (a, b) = (&pair[0], &pair[1]);
-            (!is_less(compare, a, b) && !is_less(compare, b, a)) as usize
-        })
-        .sum::<usize>();
-    2 * equal_given < equal_sorted
+    !par_merge::is_large::<T>() && !runs::looks_presorted(v, compare)
 }
 
-/// Sorts `v` stably on this thread: by the stable quicksort when `v` looks
-/// like it holds few distinct values (it sets equal elements aside, about
-/// `n log k` comparisons for `k` values; see [`sets_equal_aside`]), else by
-/// the merge sort.
+/// Sorts `v` stably on this thread: by the stable quicksort or the merge
+/// sort, as [`prefers_quicksort`] says.
 fn seq_stable_sort<T, F>(v: &mut [T], compare: &F)
 where
     T: Send,
@@ -191,7 +161,7 @@ where
 {
     // SAFETY: the caller's contract, passed on.
     unsafe {
-        if sets_equal_aside(v, buf, compare) {
+        if prefers_quicksort(v, compare) {
             stable_quicksort::stable_quicksort_with(v, buf, compare);
         } else {
             merge_sort::seq_merge_sort_with(v, buf, compare);

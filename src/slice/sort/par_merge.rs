@@ -311,7 +311,7 @@ const PAIR_FROM: usize = 64;
 /// 10^5 took 1.03-1.17 of std's time branching against 1.09-1.30 selecting,
 /// and 10^6 0.88-0.95 against 0.94-1.06, though the branches were mispredicted
 /// about half the time.
-const fn is_large<T>() -> bool {
+pub(super) const fn is_large<T>() -> bool {
     size_of::<T>() > 32
 }
 

@@ -64,7 +64,7 @@ where
 /// # Safety
 /// `src` holds four initialized elements; `dst` has room for four and does
 /// not overlap `src`.
-unsafe fn sort4_into<T, F>(src: *const T, dst: *mut T, compare: &F)
+pub(super) unsafe fn sort4_into<T, F>(src: *const T, dst: *mut T, compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {

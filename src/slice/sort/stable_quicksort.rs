@@ -1,21 +1,26 @@
-//! A stable quicksort, for inputs with few distinct values.
+//! A stable quicksort, for short inputs and inputs with few distinct values.
 //!
 //! A merge sort of `n` elements always makes about `n log n` comparisons; with
 //! `k` distinct values a quicksort that sets the elements equal to its pivot
 //! aside needs only about `n log k`. Each partition copies the elements into a
 //! buffer, those going left from its front and those going right from its back
-//! (so both keep their order), then copies them back: stable. When the pivot's
-//! neighbours in the sample say that it is frequent, the piece is split in
-//! three: less than, equal to (set aside, sorted already) and greater than the
-//! pivot.
+//! (so both keep their order), then copies them back: stable.
+//!
+//! Equal elements are set aside without a sample to spot them: a piece that
+//! went right of a pivot `p` holds the elements not less than `p`, `p` among
+//! them (its *floor*). When the next pivot chosen in that piece is not greater
+//! than the floor, it equals it, and so does everything not greater than it:
+//! one partition by "not greater than the pivot" takes all of them out, sorted
+//! already. A frequent value is thus chosen as a pivot about twice, and its
+//! copies cross two partitions in all.
 //!
 //! Panic safety: a partition only reads the slice while it fills the buffer,
 //! and the copy back cannot panic, so a panicking comparator leaves the slice
 //! holding every element once. Whatever the comparator answers, elements only
 //! move as a permutation, and the pivot's side is set without asking the
-//! comparator, so every partition of the three-way split takes at least the
-//! pivot out and the recursion ends; after too many levels a piece goes to the
-//! merge sort, so the sort stays O(n log n).
+//! comparator, so every partition takes at least the pivot out of the piece
+//! that continues and the recursion ends; after too many levels a piece goes
+//! to the merge sort, so the sort stays O(n log n).
 
 use std::cmp::Ordering;
 use std::ptr;
@@ -23,22 +28,28 @@ use std::ptr;
 use super::insertion::insertion_sort;
 use super::is_less;
 use super::merge_sort::seq_merge_sort_with;
-use super::pivot::sorted_sample;
+use super::par_merge::merge_into;
 use super::scratch::Scratch;
+use super::stable_block::sort4_into;
 
-/// Pieces this short are insertion sorted.
-const INSERTION_MAX: usize = 24;
+/// Pieces this short get the small sort.
+const SMALL_MAX: usize = 32;
 
-/// From this length the pivot is the median of a sample of 63, below it of 15.
-const BIG_SAMPLE_FROM: usize = 1 << 12;
+/// Pieces shorter than this are insertion sorted by the small sort.
+const INSERTION_BELOW: usize = 8;
 
-/// Sorts `v` stably, sequentially; fastest when `v` holds few distinct values.
+/// From this length the pivot is a median of medians of three, below it the
+/// median of three elements.
+const MEDIAN_OF_MEDIANS_FROM: usize = 64;
+
+/// Sorts `v` stably, sequentially; fastest when `v` is short or holds few
+/// distinct values.
 pub(super) fn stable_quicksort<T, F>(v: &mut [T], compare: &F)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
-    if v.len() <= INSERTION_MAX {
+    if v.len() < INSERTION_BELOW {
         insertion_sort(v, compare);
         return;
     }
@@ -60,89 +71,127 @@ where
 {
     let limit = 2 * (usize::BITS - v.len().leading_zeros());
     // SAFETY: the caller's contract.
-    unsafe { recurse(v, buf, compare, limit) };
+    unsafe { recurse(v, buf, compare, limit, None) };
 }
 
 /// Sorts `v` with the scratch space at `buf`, `limit` levels before the merge
-/// sort takes over.
+/// sort takes over. `floor`, if any, is the index of an element of `v` that
+/// no other is less than (the pivot `v` went right of).
 ///
 /// # Safety
 /// `buf` has room for `v.len()` elements and does not overlap `v`.
-unsafe fn recurse<T, F>(mut v: &mut [T], buf: *mut T, compare: &F, mut limit: u32)
-where
+unsafe fn recurse<T, F>(
+    mut v: &mut [T],
+    buf: *mut T,
+    compare: &F,
+    mut limit: u32,
+    mut floor: Option<usize>,
+) where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
     loop {
-        if v.len() <= INSERTION_MAX {
-            insertion_sort(v, compare);
+        if v.len() <= SMALL_MAX {
+            // SAFETY: `buf` has room for `v` (the caller's contract).
+            unsafe { small_sort(v, buf, compare) };
             return;
         }
         if limit == 0 {
-            // SAFETY: `buf` has room for `v` (the caller's contract).
+            // SAFETY: as above.
             unsafe { seq_merge_sort_with(v, buf, compare) };
             return;
         }
         limit -= 1;
-        let (pivot, frequent) = choose_pivot(v, compare);
-        if !frequent {
+        let pivot = choose_pivot(v, compare);
+        // A pivot not greater than the floor (or the floor itself) equals it.
+        let mut equal = floor.is_some_and(|f| f == pivot || !is_less(compare, &v[f], &v[pivot]));
+        if !equal {
             // SAFETY: `buf` has room for `v` (the caller's contract).
-            let (n_less, _) =
-                unsafe { stable_partition(v, buf, pivot, false, |x, p| is_less(compare, x, p)) };
+            let (n_less, new_pivot, new_floor) = unsafe {
+                stable_partition(v, buf, pivot, false, floor, |x, p| is_less(compare, x, p))
+            };
             if n_less > 0 {
                 let whole = std::mem::take(&mut v);
                 let (left, right) = whole.split_at_mut(n_less);
-                // SAFETY: each side is shorter than `v`, so `buf` has room.
-                unsafe { recurse(left, buf, compare, limit) };
-                v = right;
+                // The pivot went right (by fiat), where nothing is less than
+                // it. SAFETY: each side is shorter than `v`, so `buf` has room.
+                unsafe { recurse(right, buf, compare, limit, Some(new_pivot - n_less)) };
+                v = left;
+                // The floor went left unless the comparator contradicted
+                // itself.
+                floor = new_floor.filter(|&f| f < n_less);
                 continue;
             }
             // Nothing is less than the pivot: nothing moved, and the pivot is
-            // a smallest element. Split off the elements equal to it.
+            // a least element.
+            equal = true;
         }
-        // Three ways: first `[<= pivot][> pivot]`, then the left part again
-        // into `[< pivot][== pivot]`. The pivot goes left, then right, by fiat.
-        // SAFETY: `buf` has room for `v`, and the left part is shorter.
-        let whole = std::mem::take(&mut v);
-        let (n_not_greater, pivot) =
-            unsafe { stable_partition(whole, buf, pivot, true, |x, p| !is_less(compare, p, x)) };
-        let (not_greater, greater) = whole.split_at_mut(n_not_greater);
-        // SAFETY: as above.
-        let (n_less, _) = unsafe {
-            stable_partition(not_greater, buf, pivot, false, |x, p| {
-                is_less(compare, x, p)
-            })
-        };
-        // SAFETY: as above.
-        unsafe { recurse(&mut not_greater[..n_less], buf, compare, limit) };
-        v = greater;
+        debug_assert!(equal);
+        // Everything not greater than the pivot equals it: set them aside.
+        // The pivot goes left by fiat, so the rest is shorter than `v`.
+        // SAFETY: `buf` has room for `v` (the caller's contract).
+        let (n_equal, _, _) =
+            unsafe { stable_partition(v, buf, pivot, true, None, |x, p| !is_less(compare, p, x)) };
+        v = &mut std::mem::take(&mut v)[n_equal..];
+        floor = None;
     }
 }
 
-/// The index of the pivot for `v` (longer than [`INSERTION_MAX`]): the median
-/// of a sample, and whether it is frequent (equal to a neighbour in the
-/// sorted sample).
-fn choose_pivot<T, F>(v: &[T], compare: &F) -> (usize, bool)
+/// The index of the pivot for `v` (longer than [`SMALL_MAX`]): the median of
+/// three elements at fixed places, or, from [`MEDIAN_OF_MEDIANS_FROM`], of
+/// three such medians, recursively, of elements spread over `v`. Bad luck
+/// with patterned inputs only costs levels, and the level limit bounds them.
+fn choose_pivot<T, F>(v: &[T], compare: &F) -> usize
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    fn pick<T, F: Fn(&T, &T) -> Ordering, const N: usize>(v: &[T], compare: &F) -> (usize, bool) {
-        let sample = sorted_sample::<T, F, N>(v, compare);
-        let (below, at, above) = (sample[N / 2 - 1], sample[N / 2], sample[N / 2 + 1]);
-        let frequent = !is_less(compare, &v[below], &v[at]) || !is_less(compare, &v[at], &v[above]);
-        (at, frequent)
-    }
-    if v.len() >= BIG_SAMPLE_FROM {
-        pick::<T, F, 63>(v, compare)
+    let eighth = v.len() / 8;
+    let (a, b, c) = (0, 4 * eighth, 7 * eighth);
+    if v.len() < MEDIAN_OF_MEDIANS_FROM {
+        median_of_three(v, a, b, c, compare)
     } else {
-        pick::<T, F, 15>(v, compare)
+        median_of_medians(v, a, b, c, eighth, compare)
     }
+}
+
+/// The median of the medians of three around `a`, `b` and `c`, each taken
+/// over `span` elements from there (recursively while a span holds 64 or
+/// more).
+fn median_of_medians<T, F>(v: &[T], a: usize, b: usize, c: usize, span: usize, compare: &F) -> usize
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    if span < MEDIAN_OF_MEDIANS_FROM {
+        return median_of_three(v, a, b, c, compare);
+    }
+    let eighth = span / 8;
+    let around =
+        |x: usize| median_of_medians(v, x, x + 4 * eighth, x + 7 * eighth, eighth, compare);
+    median_of_three(v, around(a), around(b), around(c), compare)
+}
+
+/// The index among `a`, `b` and `c` whose element is the median of the three
+/// (some one of them, whatever the comparator answers).
+fn median_of_three<T, F>(v: &[T], a: usize, b: usize, c: usize, compare: &F) -> usize
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let a_below_b = is_less(compare, &v[a], &v[b]);
+    let a_below_c = is_less(compare, &v[a], &v[c]);
+    if a_below_b != a_below_c {
+        return a;
+    }
+    // `a` is the least or the greatest: the median is the nearer of `b` and
+    // `c` to it.
+    let b_below_c = is_less(compare, &v[b], &v[c]);
+    if b_below_c == a_below_b { b } else { c }
 }
 
 /// Moves the elements `x` of `v` for which `goes_left(x, &v[pivot])` holds
 /// before the others, keeping the order within each side. The pivot itself
 /// goes left when `pivot_left`, right otherwise, without a comparison.
-/// Returns the number that went left and the pivot's new index.
+/// Returns the number that went left, the pivot's new index and that of the
+/// element at `track` (another than the pivot), if given.
 ///
 /// # Safety
 /// `buf` has room for `v.len()` elements and does not overlap `v`.
@@ -151,47 +200,73 @@ unsafe fn stable_partition<T, P>(
     buf: *mut T,
     pivot: usize,
     pivot_left: bool,
+    track: Option<usize>,
     goes_left: P,
-) -> (usize, usize)
+) -> (usize, usize, Option<usize>)
 where
     P: Fn(&T, &T) -> bool,
 {
     let len = v.len();
+    debug_assert!(pivot < len && track.is_none_or(|t| t < len && t != pivot));
     let src = v.as_mut_ptr();
-    // SAFETY: `pivot < len`; the slice is only read until the copy back, so
-    // the pivot stays in place. Each element is copied once, to the front or
-    // the back of the free places of `buf` (see `Fill`), so every write is in
+    // SAFETY: `pivot` and `track` are below `len`; the slice is only read
+    // until the copy back. Each element is copied once, to the front or the
+    // back of the free places of `buf` (see `Fill`), so every write is in
     // bounds and none overwrites another. A panic in `goes_left` leaves the
     // slice untouched, and `buf` owns nothing.
     unsafe {
-        let pivot_ref = &*src.add(pivot);
         let mut fill = Fill {
             buf,
             rev: buf.add(len),
             n_left: 0,
         };
-        let put_all = |fill: &mut Fill<T>, from: usize, to: usize| {
+        // The pivot is compared in the slice until its copy is made, then in
+        // the buffer, the copy that ends in the slice: whatever a comparator
+        // changes through a shared reference stays.
+        let mut pivot_at: *const T = src.add(pivot);
+        let put_all = |fill: &mut Fill<T>, pivot_at: *const T, from: usize, to: usize| {
             // Four at a time: the loop's own counting is a fair part of the
             // cost of one element of `u64`s.
             let mut at = src.add(from);
             for _ in 0..(to - from) / 4 {
                 for k in 0..4 {
-                    fill.put(at.add(k), goes_left(&*at.add(k), pivot_ref));
+                    fill.put(at.add(k), goes_left(&*at.add(k), &*pivot_at));
                 }
                 at = at.add(4);
             }
             for k in 0..(to - from) % 4 {
-                fill.put(at.add(k), goes_left(&*at.add(k), pivot_ref));
+                fill.put(at.add(k), goes_left(&*at.add(k), &*pivot_at));
             }
         };
-        put_all(&mut fill, 0, pivot);
-        let pivot_rank = if pivot_left {
-            fill.n_left
+        // The pivot and the tracked element in the order they come, each with
+        // its side by fiat (the pivot) or by comparison (the other), and the
+        // number gone left before it.
+        let tracked = track.unwrap_or(usize::MAX);
+        let (first, second) = if tracked < pivot {
+            (tracked, pivot)
         } else {
-            pivot - fill.n_left
+            (pivot, tracked)
         };
-        fill.put(src.add(pivot), pivot_left);
-        put_all(&mut fill, pivot + 1, len);
+        let mut from = 0;
+        let mut ranks = [(0usize, false); 2];
+        for (rank, at) in ranks.iter_mut().zip([first, second]) {
+            if at == usize::MAX {
+                break;
+            }
+            put_all(&mut fill, pivot_at, from, at);
+            let left = if at == pivot {
+                pivot_left
+            } else {
+                goes_left(&*src.add(at), &*pivot_at)
+            };
+            *rank = (fill.n_left, left);
+            let place = fill.put(src.add(at), left);
+            if at == pivot {
+                pivot_at = place;
+            }
+            from = at + 1;
+        }
+        put_all(&mut fill, pivot_at, from, len);
         let n_left = fill.n_left;
         // Copy back: the left side in order, the right side (which filled
         // `buf` from its end down) reversed.
@@ -203,12 +278,65 @@ where
             ptr::copy_nonoverlapping(from, to, 1);
             to = to.add(1);
         }
-        let new_pivot = if pivot_left {
-            pivot_rank
-        } else {
-            n_left + pivot_rank
+        // An element put with `before` gone left ends at `before` on the
+        // left, or after the left side and the `at - before` gone right
+        // before it.
+        let new_index = |at: usize, (before, left): (usize, bool)| {
+            if left { before } else { n_left + (at - before) }
         };
-        (n_left, new_pivot)
+        let new_first = new_index(first, ranks[0]);
+        if tracked == usize::MAX {
+            return (n_left, new_first, None);
+        }
+        let new_second = new_index(second, ranks[1]);
+        if tracked < pivot {
+            (n_left, new_second, Some(new_first))
+        } else {
+            (n_left, new_first, Some(new_second))
+        }
+    }
+}
+
+/// Sorts `v` (at most [`SMALL_MAX`] elements) stably with the scratch space at
+/// `buf`: each half is sorted into the buffer, its first four by a network
+/// and the rest inserted one by one, and the halves are merged back into `v`.
+///
+/// Panic safety: until the merge `v` is only read; the merge into `v` fills
+/// places whose elements the buffer holds, and moves them back if the
+/// comparator panics or contradicts itself.
+///
+/// # Safety
+/// `buf` has room for `v.len()` elements and does not overlap `v`.
+unsafe fn small_sort<T, F>(v: &mut [T], buf: *mut T, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let len = v.len();
+    if len < INSERTION_BELOW {
+        insertion_sort(v, compare);
+        return;
+    }
+    let half = len / 2;
+    let src = v.as_mut_ptr();
+    // SAFETY: both halves hold at least four elements; every place read is in
+    // `v` and every place written in the first `len` places of `buf`.
+    unsafe {
+        for (start, end) in [(0, half), (half, len)] {
+            let run = buf.add(start);
+            sort4_into(src.add(start), run, compare);
+            for i in 4..end - start {
+                let x = src.add(start + i);
+                // Shift the greater elements of the run up, then put `x` in
+                // the place left: after those not greater (stable).
+                let mut hole = i;
+                while hole > 0 && is_less(compare, &*x, &*run.add(hole - 1)) {
+                    ptr::copy_nonoverlapping(run.add(hole - 1), run.add(hole), 1);
+                    hole -= 1;
+                }
+                ptr::copy_nonoverlapping(x, run.add(hole), 1);
+            }
+        }
+        merge_into(buf, half, buf.add(half), len - half, src, compare);
     }
 }
 
@@ -224,21 +352,23 @@ struct Fill<T> {
 }
 
 impl<T> Fill<T> {
-    /// Copies `*x` to the next place of its side.
+    /// Copies `*x` to the next place of its side, and returns that place.
     ///
     /// # Safety
     /// Fewer than `len` elements were put so far.
     #[inline(always)]
-    unsafe fn put(&mut self, x: *const T, left: bool) {
+    unsafe fn put(&mut self, x: *const T, left: bool) -> *const T {
         // SAFETY: with `i < len` elements put, `n_left <= i`: the front place
         // `n_left` and the back place `len - 1 - (i - n_left)` are free and in
         // bounds (they are equal only when this is the last place).
         unsafe {
             self.rev = self.rev.sub(1);
             let base = if left { self.buf } else { self.rev };
-            ptr::copy_nonoverlapping(x, base.add(self.n_left), 1);
+            let place = base.add(self.n_left);
+            ptr::copy_nonoverlapping(x, place, 1);
+            self.n_left += left as usize;
+            place
         }
-        self.n_left += left as usize;
     }
 }
 
@@ -255,11 +385,12 @@ mod tests {
     #[test]
     fn equal_keys_keep_their_order() {
         for modulus in [1, 2, 16, 1000, u64::MAX] {
-            for len in [0, 1, 25, 100, 5000, 70_000] {
-                let keyed: Vec<(u64, usize)> = random(len, modulus, len as u64 + modulus)
-                    .into_iter()
-                    .zip(0..)
-                    .collect();
+            for len in [0, 1, 7, 8, 9, 13, 25, 32, 33, 64, 100, 5000, 70_000] {
+                let keyed: Vec<(u64, usize)> =
+                    random(len, modulus, (len as u64).wrapping_add(modulus))
+                        .into_iter()
+                        .zip(0..)
+                        .collect();
                 let mut got = keyed.clone();
                 stable_quicksort(&mut got, &|a: &(u64, usize), b: &(u64, usize)| {
                     a.0.cmp(&b.0)
