@@ -115,7 +115,7 @@ const QUICKSORT_BELOW: usize = 1 << 12;
 /// Below [`QUICKSORT_BELOW`] elements the quicksort is as fast as std's
 /// stable sort on random inputs, where the merge sort's chain of dependent
 /// choices makes it a quarter slower, so it takes every input that does not
-/// look sorted or reversed in the main ([`runs::looks_presorted`], sixteen
+/// look sorted or reversed in the main ([`runs::looks_presorted`], 32
 /// comparisons), which the merge sort sorts in a few passes by merging its
 /// long runs. Large elements ([`par_merge::is_large`]) stay with the merge
 /// sort, which copies each once per level where a partition copies it twice
