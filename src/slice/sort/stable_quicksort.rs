@@ -385,7 +385,7 @@ mod tests {
     #[test]
     fn equal_keys_keep_their_order() {
         for modulus in [1, 2, 16, 1000, u64::MAX] {
-            for len in [0, 1, 7, 8, 9, 13, 25, 32, 33, 64, 100, 5000, 70_000] {
+            for len in (0..=80).chain([100, 257, 5000, 70_000]) {
                 let keyed: Vec<(u64, usize)> =
                     random(len, modulus, (len as u64).wrapping_add(modulus))
                         .into_iter()
