@@ -101,6 +101,14 @@ pub(crate) struct Stride {
 /// of `pass + step`, kept in the row, and `(floor - reach) + step`: the floor
 /// moves at every charge and stays out of the row. A row changes when its
 /// share's pass does (a charge, a retune), its holders or its entitlement.
+///
+/// The rows form a binary min-heap on `pass + step` (ordered as
+/// `f64::total_cmp` orders it): a deadline is never earlier than its row's
+/// `pass + step`, so a search for the earliest deadline skips every row below
+/// one whose `pass + step` is already later than the best deadline found
+/// ([`WaiterTable::first`]), and most rows are never looked at. The heap orders
+/// the rows only; the deadlines compared are computed as before, so the choice
+/// is the same.
 #[derive(Debug, Default)]
 struct WaiterTable {
     on: bool,
@@ -108,7 +116,7 @@ struct WaiterTable {
     /// Per slot: its holders plus one while it waits (the rank of its next core),
     /// 0 while it does not.
     next: Vec<u32>,
-    /// Per slot: its row while it waits.
+    /// Per slot: its row (its place in the heap) while it waits.
     row: Vec<u32>,
 }
 
@@ -135,6 +143,158 @@ impl WaiterTable {
     /// Whether the table is kept and has `slot` in it.
     fn waits(&self, slot: usize) -> bool {
         self.on && self.next[slot] > 0
+    }
+
+    /// The heap's order: `pass + step` as `f64::total_cmp` orders it.
+    #[inline]
+    fn key(r: &Row) -> u64 {
+        order_key(r.raw)
+    }
+
+    /// Puts `row` at place `r`, noting its place.
+    #[inline]
+    fn place(&mut self, r: usize, row: Row) {
+        self.row[row.slot] = r as u32;
+        self.rows[r] = row;
+    }
+
+    /// Moves the row at `r` up or down until the heap is ordered again (only
+    /// that row's key changed, or it was just put there).
+    fn settle(&mut self, r: usize) {
+        let r = self.sift_up(r);
+        self.sift_down(r);
+    }
+
+    /// Moves the row at `r` up while its parent comes later; returns its place.
+    fn sift_up(&mut self, mut r: usize) -> usize {
+        let row = self.rows[r];
+        let key = Self::key(&row);
+        while r > 0 {
+            let parent = (r - 1) / 2;
+            if Self::key(&self.rows[parent]) <= key {
+                break;
+            }
+            self.place(r, self.rows[parent]);
+            r = parent;
+        }
+        self.place(r, row);
+        r
+    }
+
+    /// Moves the row at `r` down while a child comes earlier.
+    fn sift_down(&mut self, mut r: usize) {
+        let row = self.rows[r];
+        let key = Self::key(&row);
+        let n = self.rows.len();
+        loop {
+            let mut child = 2 * r + 1;
+            if child >= n {
+                break;
+            }
+            if child + 1 < n && Self::key(&self.rows[child + 1]) < Self::key(&self.rows[child]) {
+                child += 1;
+            }
+            if Self::key(&self.rows[child]) >= key {
+                break;
+            }
+            self.place(r, self.rows[child]);
+            r = child;
+        }
+        self.place(r, row);
+    }
+
+    /// Adds `row` (its share does not wait yet).
+    fn insert(&mut self, row: Row) {
+        self.rows.push(row);
+        self.settle(self.rows.len() - 1);
+    }
+
+    /// Replaces the row at `r` with `row`, of the same share.
+    #[inline]
+    fn update(&mut self, r: usize, row: Row) {
+        self.rows[r] = row;
+        self.settle(r);
+    }
+
+    /// Removes the row at `r`.
+    fn remove(&mut self, r: usize) {
+        let last = self.rows.pop().expect("a row to remove");
+        if r < self.rows.len() {
+            self.rows[r] = last;
+            self.settle(r);
+        }
+    }
+
+    /// Orders the whole heap again, after every row was recomputed.
+    fn heapify(&mut self) {
+        for r in 0..self.rows.len() {
+            self.row[self.rows[r].slot] = r as u32;
+        }
+        // Bottom up, each row down into its ordered subtrees.
+        for r in (0..self.rows.len() / 2).rev() {
+            self.sift_down(r);
+        }
+    }
+
+    /// The earliest deadline among the rows with the floor at `floor`, and the
+    /// lowest slot among those level with it, as `f64::total_cmp` orders the
+    /// deadlines; `None` when no share waits or no deadline compares (not a
+    /// number). Rows whose share `skip` names are not candidates (their place in
+    /// the heap still bounds the rows below them); `init`, a deadline and a
+    /// share from elsewhere, is one.
+    ///
+    /// A depth-first walk of the heap: a row whose `pass + step` is later than
+    /// the best deadline so far has no row at or below it with an earlier or
+    /// level deadline, since a deadline is never earlier than its own row's
+    /// `pass + step` and those below are not earlier than that.
+    #[inline]
+    fn first(
+        &self,
+        floor: f64,
+        skip: impl Fn(usize) -> bool,
+        init: Option<(f64, usize)>,
+    ) -> Option<(f64, usize)> {
+        let rows = &self.rows[..];
+        let (mut best, mut first) = match init {
+            Some((d, s)) => (d, u128::from(order_key(d)) << 64 | s as u128),
+            None => (f64::INFINITY, u128::MAX),
+        };
+        if rows.is_empty() {
+            return init;
+        }
+        // One entry per level at most (a walk keeps a row's second child while
+        // it follows the first), and a heap of 2^32 rows has 33 levels.
+        let mut stack = [0u32; 64];
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let mut r = stack[top] as usize;
+            loop {
+                let row = &rows[r];
+                if row.raw > best {
+                    break;
+                }
+                // The deadline is the larger of the two: it is level with or
+                // earlier than the best only if both are.
+                let later = (floor - row.reach) + row.step > best;
+                if !later && !skip(row.slot) {
+                    let key = u128::from(order_key(row.deadline(floor))) << 64 | row.slot as u128;
+                    if key < first {
+                        (best, first) = (row.deadline(floor), key);
+                    }
+                }
+                let child = 2 * r + 1;
+                if child >= rows.len() {
+                    break;
+                }
+                if child + 1 < rows.len() {
+                    stack[top] = (child + 1) as u32;
+                    top += 1;
+                }
+                r = child;
+            }
+        }
+        (first != u128::MAX).then_some((best, first as u64 as usize))
     }
 }
 
@@ -217,6 +377,7 @@ impl Stride {
         for r in 0..self.table.rows.len() {
             self.table.rows[r] = self.row(self.table.rows[r].slot);
         }
+        self.table.heapify();
         self.extremes_stale = true;
     }
 
@@ -268,6 +429,7 @@ impl Stride {
             let slot = self.table.rows[r].slot;
             self.table.rows[r] = self.row(slot);
         }
+        self.table.heapify();
     }
 
     /// Sets `slot`'s entitlement from `o` to `n` (the global pass at `g`): a
@@ -351,19 +513,15 @@ impl Stride {
         ix.next[slot] = next;
         if next == 0 {
             let r = ix.row[slot] as usize;
-            ix.rows.swap_remove(r);
-            if let Some(moved) = ix.rows.get(r) {
-                ix.row[moved.slot] = r as u32;
-            }
+            ix.remove(r);
             return;
         }
         let row = self.row(slot);
         let ix = &mut self.table;
         if was == 0 {
-            ix.row[slot] = ix.rows.len() as u32;
-            ix.rows.push(row);
+            ix.insert(row);
         } else {
-            ix.rows[ix.row[slot] as usize] = row;
+            ix.update(ix.row[slot] as usize, row);
         }
     }
 
@@ -384,7 +542,8 @@ impl Stride {
     fn moved(&mut self, slot: usize) {
         if self.table.waits(slot) {
             let r = self.table.row[slot] as usize;
-            self.table.rows[r] = self.row(slot);
+            let row = self.row(slot);
+            self.table.update(r, row);
         }
     }
 
@@ -494,36 +653,20 @@ impl Stride {
 
     /// The waiting share whose next core has the earliest deadline.
     ///
-    /// A look at every waiting share's row: one tight loop, since with hundreds
-    /// waiting this is the largest part of a decision.
+    /// A walk of the waiter table's heap ([`WaiterTable::first`]): with
+    /// hundreds waiting, a look at every row was the largest part of a decision.
     pub(crate) fn pick(&self, view: &View<'_>) -> Option<usize> {
         if !self.table.on {
             return self.scan_pick(view);
         }
+        if let Some((_, s)) = self.table.first(self.floor, |_| false, None) {
+            return Some(s);
+        }
+        // No deadline compares (not a number): order them all exactly.
         let floor = self.floor;
-        // The least deadline, then the lowest slot among the earliest (the rows
-        // come in no order). A row that is not level with or earlier than the
-        // best so far (most of them, and each a predictable branch) costs one
-        // comparison; the others are ordered exactly, as `f64::total_cmp`
-        // orders the deadlines, with the slot as one number.
-        let mut best = f64::INFINITY;
-        let mut first = u128::MAX;
-        for r in &self.table.rows {
-            // The deadline is the larger of the two: it is level with or earlier
-            // than the best only if both are.
-            if !(r.raw > best || (floor - r.reach) + r.step > best) {
-                let key = u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128;
-                if key < first {
-                    (best, first) = (r.deadline(floor), key);
-                }
-            }
-        }
-        if first == u128::MAX {
-            // No deadline compares (not a number): order them all exactly.
-            first = (self.table.rows.iter())
-                .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
-                .min()?;
-        }
+        let first = (self.table.rows.iter())
+            .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
+            .min()?;
         Some(first as u64 as usize)
     }
 
@@ -548,8 +691,12 @@ impl Stride {
     pub(crate) fn due(&self, view: &View<'_>, slot: usize) -> bool {
         let mine = self.deadline(slot, view.holders[slot] + 1, view.ent[slot]);
         if self.table.on {
-            let floor = self.floor;
-            return (self.table.rows.iter()).all(|r| mine <= r.deadline(floor) + TIE);
+            // Level with or earlier than every deadline if with the earliest
+            // (adding the tie keeps the order).
+            return match self.table.first(self.floor, |_| false, None) {
+                Some((earliest, _)) => mine <= earliest + TIE,
+                None => self.table.rows.is_empty(),
+            };
         }
         let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
         view.waiters.iter().all(|&s| mine <= next(s) + TIE)
@@ -609,6 +756,13 @@ impl Stride {
         }
         let waiting = view.waiting.iter().filter(|&&w| w > 0).count();
         assert_eq!(ix.rows.len(), waiting, "waiter table: stray rows");
+        for r in 1..ix.rows.len() {
+            let (parent, row) = (&ix.rows[(r - 1) / 2], &ix.rows[r]);
+            assert!(
+                WaiterTable::key(parent) <= WaiterTable::key(row),
+                "waiter table: row {r} comes before its parent"
+            );
+        }
         assert_eq!(self.pick(view), self.scan_pick(view), "waiter table: pick");
     }
 
@@ -618,7 +772,21 @@ impl Stride {
     /// core has the earliest, as long as the waiter's is earlier or level. Cores
     /// already on their way count as moved, to the waiters due first.
     pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
-        if self.table.on && view.in_flight == 0 && !self.may_preempt(view) {
+        self.preempt_as(view, self.table.on)
+    }
+
+    /// [`Stride::preempt`] with the waiters kept in a heap of them all, built
+    /// from the view, as without the waiter table (what the walk of the
+    /// table must equal).
+    #[cfg(test)]
+    pub(crate) fn preempt_by_heaps(&mut self, view: &View<'_>) -> Vec<usize> {
+        self.preempt_as(view, false)
+    }
+
+    /// [`Stride::preempt`], finding the waiters by the waiter table (`table`)
+    /// or by a heap of them all.
+    fn preempt_as(&mut self, view: &View<'_>, table: bool) -> Vec<usize> {
+        if table && view.in_flight == 0 && !self.may_preempt(view) {
             return Vec::new();
         }
         let n = view.ent.len();
@@ -634,7 +802,7 @@ impl Stride {
             v.resize(n, 0);
         }
         counts.copied.resize(n, false);
-        let victims = self.preempt_with(view, &mut counts);
+        let victims = self.preempt_with(view, &mut counts, table);
         for &s in &counts.touched {
             counts.copied[s] = false;
         }
@@ -670,58 +838,66 @@ impl Stride {
     }
 
     /// [`Stride::preempt`] on the counts of the view, as the moves change them.
-    fn preempt_with(&self, view: &View<'_>, c: &mut Counts<'_, '_>) -> Vec<usize> {
+    fn preempt_with(&self, view: &View<'_>, c: &mut Counts<'_, '_>, table: bool) -> Vec<usize> {
         let next = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s) + 1, view.ent[s]);
         let last = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s), view.ent[s]);
-        // The waiter due first and the holder due last, each kept in a heap (a scan
-        // of every share per core moved made a tick cost cores x shares). An entry
-        // is stale once its share's deadline or eligibility changed (a fresh one is
-        // pushed then) and is dropped when it comes up. Ties go as a scan in slot
-        // order would: the lowest slot among waiters, the highest among holders.
-        // While no core is on its way, a waiter whose next deadline is later
-        // than every holder's last (plus the tie) stays out of the heap: it would
-        // end the moves as the waiter due first, and so would any waiter after it.
-        // Holders' last deadlines only fall as they give cores, unless a holder
-        // gains one as a waiter: then the others join the heap.
-        let mut latest = f64::INFINITY;
-        if view.in_flight == 0 {
-            latest = f64::NEG_INFINITY;
-            for &s in view.holding {
-                latest = latest.max(last(c, s));
+        // The waiter due first and the holder due last, each kept in a heap (a
+        // scan of every share per core moved made a tick cost cores x shares). An
+        // entry is stale once its share's deadline or eligibility changed (a
+        // fresh one is pushed then) and is dropped when it comes up. Ties go as a
+        // scan in slot order would: the lowest slot among waiters, the highest
+        // among holders.
+        //
+        // With the waiter table, the waiters enter their heap only as they may
+        // come up: the table's rows are walked in the order of their heap
+        // (`pass + step`, never later than the deadline), and a row enters once
+        // its `pass + step` is no later than the deadline of the waiter first in
+        // line, so a preemption that moves a few cores looks at a few rows
+        // rather than all. The rows not yet entered are those below the
+        // frontier's.
+        let floor = self.floor;
+        let mut frontier: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
+        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = if table {
+            if let Some(root) = self.table.rows.first() {
+                frontier.push(Reverse((WaiterTable::key(root), 0)));
             }
-        }
-        let admit = if view.in_flight == 0 {
-            order_key(latest + TIE)
-        } else {
-            u64::MAX
-        };
-        let mut outside: Vec<Reverse<(u64, usize)>> = Vec::new();
-        let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = if self.table.on {
-            // The same deadlines, from the rows (nothing moved yet).
-            let floor = self.floor;
-            let mut inside = Vec::with_capacity(self.table.rows.len());
-            for r in &self.table.rows {
-                let key = order_key(r.deadline(floor));
-                if key <= admit {
-                    inside.push(Reverse((key, r.slot)));
-                } else {
-                    outside.push(Reverse((key, r.slot)));
-                }
-            }
-            BinaryHeap::from(inside)
+            BinaryHeap::new()
         } else {
             (view.waiters.iter())
                 .map(|&s| Reverse((order_key(next(c, s)), s)))
                 .collect()
         };
-        let first_waiter = |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>, c: &Counts<'_, '_>| {
-            while let Some(&Reverse((key, s))) = waiters.peek() {
-                if c.waiting(s) > 0 && key == order_key(next(c, s)) {
-                    return Some(s);
+        let rows = &self.table.rows[..];
+        let mut first_waiter = |waiters: &mut BinaryHeap<Reverse<(u64, usize)>>,
+                                c: &Counts<'_, '_>| {
+            loop {
+                // The first valid entry, if any.
+                let mut first = None;
+                while let Some(&Reverse((key, s))) = waiters.peek() {
+                    if c.waiting(s) > 0 && key == order_key(next(c, s)) {
+                        first = Some((key, s));
+                        break;
+                    }
+                    waiters.pop();
                 }
-                waiters.pop();
+                // A row not yet entered may come first (or level, with a lower
+                // slot) only if its `pass + step` is no later than that entry's
+                // deadline.
+                match frontier.peek() {
+                    Some(&Reverse((raw, r))) if first.is_none_or(|(key, _)| raw <= key) => {
+                        frontier.pop();
+                        let r = r as usize;
+                        let row = &rows[r];
+                        waiters.push(Reverse((order_key(row.deadline(floor)), row.slot)));
+                        for child in [2 * r + 1, 2 * r + 2] {
+                            if let Some(below) = rows.get(child) {
+                                frontier.push(Reverse((WaiterTable::key(below), child as u32)));
+                            }
+                        }
+                    }
+                    _ => return first.map(|(_, s)| s),
+                }
             }
-            None
         };
         for _ in 0..view.in_flight {
             let Some(w) = first_waiter(&mut waiters, c) else {
@@ -746,9 +922,6 @@ impl Stride {
         };
         let mut victims = Vec::new();
         while let Some(h) = last_holder(&mut holders, c) {
-            if !outside.is_empty() && last(c, h) > latest {
-                waiters.extend(outside.drain(..));
-            }
             let Some(w) = first_waiter(&mut waiters, c) else {
                 break;
             };

@@ -7,8 +7,6 @@ use crate::shares::allocator::View;
 use crate::shares::rng::XorShift;
 use crate::shares::stride::Stride;
 
-const SLOTS: usize = 9;
-
 struct Run {
     stride: Stride,
     rng: XorShift,
@@ -18,22 +16,26 @@ struct Run {
     waiters: Vec<usize>,
     holding: Vec<usize>,
     zeros: Vec<u32>,
+    in_flight: u32,
+    slots: usize,
 }
 
 impl Run {
-    fn new(seed: u64) -> Run {
+    fn new(seed: u64, slots: usize) -> Run {
         // A short memory, so that the bound raises passes often.
         let mut stride = Stride::policy(0.5 + (seed % 3) as f64);
-        stride.resize(SLOTS);
+        stride.resize(slots);
         Run {
             stride,
             rng: XorShift::new(seed),
-            ent: vec![0.0; SLOTS],
-            waiting: vec![0; SLOTS],
-            holders: vec![0; SLOTS],
+            ent: vec![0.0; slots],
+            waiting: vec![0; slots],
+            holders: vec![0; slots],
             waiters: Vec::new(),
             holding: Vec::new(),
-            zeros: vec![0; SLOTS],
+            zeros: vec![0; slots],
+            in_flight: 0,
+            slots,
         }
     }
 
@@ -48,7 +50,7 @@ impl Run {
             demand: &self.zeros,
             waiting: &self.waiting,
             holders: &self.holders,
-            in_flight: 0,
+            in_flight: self.in_flight,
             waiters: &self.waiters,
             holding: &self.holding,
         }
@@ -70,7 +72,7 @@ impl Run {
     }
 
     fn step(&mut self) {
-        match self.below(6) {
+        match self.below(7) {
             0 => {
                 // New entitlements: some kept bit for bit (their passes are only
                 // rescaled, by o / o), some gone, some new.
@@ -86,7 +88,7 @@ impl Run {
                 self.stride.retune_all(&old, &self.ent);
             }
             1 | 2 => {
-                let s = self.below(SLOTS as u64) as usize;
+                let s = self.below(self.slots as u64) as usize;
                 self.waiting[s] = self.below(3) as u32;
                 self.holders[s] = self.below(4) as u32;
                 let next = if self.waiting[s] > 0 {
@@ -99,14 +101,38 @@ impl Run {
                 self.holding = self.view().holding_slots().collect();
             }
             3 | 4 => {
-                let s = self.below(SLOTS as u64) as usize;
+                let s = self.below(self.slots as u64) as usize;
                 let total = self.ent.iter().sum();
                 let quanta = 3.0 * self.rng.next_f64();
                 self.stride.charge(s, quanta, self.ent[s], total);
             }
+            5 => {
+                // A preemption, at the end of a quantum or with cores on their
+                // way: the walk of the table moves the cores a heap of every
+                // waiter moves.
+                self.in_flight = if self.below(2) == 0 {
+                    0
+                } else {
+                    self.below(4) as u32
+                };
+                // The view's fields borrowed apart from the policy's.
+                let view = View {
+                    ent: &self.ent,
+                    capped: &self.ent,
+                    demand: &self.zeros,
+                    waiting: &self.waiting,
+                    holders: &self.holders,
+                    in_flight: self.in_flight,
+                    waiters: &self.waiters,
+                    holding: &self.holding,
+                };
+                let walked = self.stride.preempt(&view);
+                assert_eq!(walked, self.stride.preempt_by_heaps(&view), "preempt");
+                self.in_flight = 0;
+            }
             _ => {
                 assert_eq!(self.stride.pick(&self.view()), self.scan(), "pick");
-                let s = self.below(SLOTS as u64) as usize;
+                let s = self.below(self.slots as u64) as usize;
                 let view = self.view();
                 let mine = self.stride.pass(s)
                     + f64::from(view.holders[s] + 1) / view.ent[s].max(f64::MIN_POSITIVE);
@@ -129,7 +155,8 @@ impl Run {
 #[test]
 fn the_waiter_table_picks_as_a_look_at_every_ledger_entry() {
     for seed in 1..=200u64 {
-        let mut run = Run::new(seed);
+        // Few slots, and enough for a heap of several levels.
+        let mut run = Run::new(seed, if seed % 2 == 0 { 9 } else { 40 });
         for _ in 0..500 {
             run.step();
         }
