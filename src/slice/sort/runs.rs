@@ -123,12 +123,27 @@ fn is_ascending<T, F>(v: &[T], compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    // Neighbours through two zipped slice iterators: no bounds checks in the
-    // loop (measured faster than std's own check).
-    let Some(rest) = v.get(1..) else {
+    // Neighbours a block at a time, each block's answers and-ed without a
+    // branch: one branch per block, and the loop over a block unrolls
+    // (measured faster than a check that stops at once, as std's does; the
+    // first block of a random input costs a few comparisons more).
+    const BLOCK: usize = 16;
+    let mut blocks = v.windows(BLOCK + 1).step_by(BLOCK);
+    let mut checked = 0;
+    for block in blocks.by_ref() {
+        let ascends = (0..BLOCK).fold(true, |ok, k| {
+            ok & !is_less(compare, &block[k + 1], &block[k])
+        });
+        if !ascends {
+            return false;
+        }
+        checked += BLOCK;
+    }
+    let rest = &v[checked.min(v.len())..];
+    let Some(next) = rest.get(1..) else {
         return true;
     };
-    v.iter().zip(rest).all(|(a, b)| !is_less(compare, b, a))
+    rest.iter().zip(next).all(|(a, b)| !is_less(compare, b, a))
 }
 
 /// Neighbouring pairs [`looks_presorted`] looks at.
@@ -216,6 +231,19 @@ mod tests {
         for from in [PARALLEL_FROM, STABLE_PARALLEL_FROM] {
             for len in [from + CHUNK / 3, from + CHUNK / 3 + 1] {
                 check_long_runs(&pool, from, len);
+            }
+        }
+    }
+
+    #[test]
+    fn one_descent_anywhere_is_found() {
+        for len in 0..60usize {
+            let sorted: Vec<usize> = (0..len).collect();
+            assert!(is_ascending(&sorted, &usize::cmp), "{len}");
+            for at in 1..len {
+                let mut v = sorted.clone();
+                v.swap(at - 1, at);
+                assert!(!is_ascending(&v, &usize::cmp), "{len}, at {at}");
             }
         }
     }
