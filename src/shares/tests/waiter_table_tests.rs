@@ -115,19 +115,11 @@ impl Run {
                 } else {
                     self.below(4) as u32
                 };
-                // The view's fields borrowed apart from the policy's.
-                let view = View {
-                    ent: &self.ent,
-                    capped: &self.ent,
-                    demand: &self.zeros,
-                    waiting: &self.waiting,
-                    holders: &self.holders,
-                    in_flight: self.in_flight,
-                    waiters: &self.waiters,
-                    holding: &self.holding,
-                };
-                let walked = self.stride.preempt(&view);
-                assert_eq!(walked, self.stride.preempt_by_heaps(&view), "preempt");
+                // The policy out of `self` while the view borrows the rest.
+                let mut stride = std::mem::take(&mut self.stride);
+                let walked = stride.preempt(&self.view());
+                assert_eq!(walked, stride.preempt_by_heaps(&self.view()), "preempt");
+                self.stride = stride;
                 self.in_flight = 0;
             }
             _ => {
