@@ -188,20 +188,28 @@ fn sort_stop() {
             x
         })
         .collect();
-    let sorted_by = |sort: &dyn Fn(&mut Vec<u64>)| {
+    let sorted_by = |input: &Vec<u64>, sort: &dyn Fn(&mut Vec<u64>)| {
         let mut v = input.clone();
         let (t, ()) = timed(|| sort(&mut v));
         (t, v)
     };
     compare(
         "par_sort_unstable against sort_unstable",
-        || sorted_by(&|v| v.par_sort_unstable()),
-        || sorted_by(&|v| v.sort_unstable()),
+        || sorted_by(&input, &|v| v.par_sort_unstable()),
+        || sorted_by(&input, &|v| v.sort_unstable()),
     );
     compare(
         "par_sort (stable) against sort",
-        || sorted_by(&|v| v.par_sort()),
-        || sorted_by(&|v| v.sort()),
+        || sorted_by(&input, &|v| v.par_sort()),
+        || sorted_by(&input, &|v| v.sort()),
+    );
+    // A descending input is checked and reversed in one pass.
+    let mut reversed = input.clone();
+    reversed.sort_unstable_by(|a, b| b.cmp(a));
+    compare(
+        "the same in descending order, par_sort",
+        || sorted_by(&reversed, &|v| v.par_sort()),
+        || sorted_by(&reversed, &|v| v.sort()),
     );
     println!();
 }
