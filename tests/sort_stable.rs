@@ -31,6 +31,19 @@ fn check_stable(values: &[u32], what: &str) {
     std_sorted.sort();
     assert_eq!(v, std_sorted, "par_sort on {what}");
 
+    // Elements that own memory (the sequential sort of long inputs picks
+    // its algorithm by this): ties must keep their order too.
+    let mut owning: Vec<(u32, String)> = (values.iter().copied())
+        .zip((0..).map(|i: usize| i.to_string()))
+        .collect();
+    let mut expected_owning = owning.clone();
+    expected_owning.sort_by_key(|p| p.0);
+    owning.par_sort_by_key(|p| p.0);
+    assert_eq!(
+        owning, expected_owning,
+        "par_sort_by_key of owning elements on {what}"
+    );
+
     // A descending comparator exercises the strictly-descending fast path with
     // ties (which must not be reversed).
     let mut v = input.clone();
