@@ -157,26 +157,28 @@ pub(crate) fn ticket_entitlements_by_water_filling(tree: &ShareTree, cores: f64,
 /// (so a share whose demand drops for a moment keeps its claim, and its
 /// credit). Below the root, a currency also knows its *real* value, its part of
 /// the cores water-filled within the demands (as [`entitlements`] computes it).
-/// Where that water-filling saturates some of the currency's participants (they
-/// want less than their tickets' worth) but not all, every participant's part
-/// by tickets is raised by the currency's *level ratio*: the value per ticket
-/// the unsaturated participants get, over the real value per ticket. The
-/// unsaturated ones are then charged against their water-filled parts, scaled
-/// by a factor common to the whole tree (the root's value per ticket over its
-/// real one), so the cores the saturated ones leave go to them, the other
-/// shares of the same currency, rather than to every share by its flattened
-/// tickets. The saturated ones are charged at the same rate per ticket as
-/// their siblings: they fall behind (credit) while they want less, and take
-/// their cores back first once they want them. A currency whose participants
-/// all saturate, or none, splits its value by tickets. The entitlements add up
-/// to the cores or more.
+/// Where that water-filling caps some of the currency's participants by their
+/// demands, each participant gets the larger of its part of the value by
+/// tickets and by the water-filling (the real parts scaled by the value over
+/// the real value). The uncapped participants are then charged against their
+/// water-filled parts, scaled by a factor common to every currency that no
+/// water-filling above caps (the root's value over its real value), so the
+/// cores the capped ones leave go to them, the other shares of the same
+/// currency, rather than to every share by its flattened tickets. A capped
+/// participant that wants less than its tickets' worth is charged against its
+/// part by tickets: it falls behind (credit) at the rate it leaves cores
+/// unused, as at the top level, and takes them back first once it wants them.
+/// One capped above its tickets' worth (the water-filling raised it there) is
+/// charged against what it wants, so that it gets it. A currency that caps
+/// none of its participants splits its value by tickets. The entitlements add
+/// up to the cores or more.
 ///
 /// A node's split depends on its value, its real value and its participants'
 /// tickets and demands (those of their subtrees) alone: a change in who takes
 /// part in one currency, or in one share's demand, moves the values of that
 /// currency's subtree (and of its ancestors' splits, for a demand) only, so
 /// the values the allocator keeps equal, bit for bit, those computed from
-/// scratch from the root down.
+/// scratch from the root down (once the demands' changes are followed).
 #[derive(Debug, Default)]
 pub(crate) struct TicketSplit {
     /// The value of each slot's node (0 for a node with no active share below).
@@ -498,8 +500,8 @@ fn unsaturated(old: u64, new: u64, tickets: u32, level: f64) -> bool {
 /// How a node splits its value among its participants.
 #[derive(Clone, Copy)]
 enum Split {
-    /// By tickets: the root, and a node whose real value saturates none of its
-    /// participants.
+    /// By tickets: the root, a node with one participant, and a node whose real
+    /// value saturates none of its participants.
     Tickets,
     /// Each participant gets the larger of its part by tickets and its part by
     /// the water-filling of the real value. Those that want more than their

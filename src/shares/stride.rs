@@ -18,19 +18,20 @@
 //! demand-capped entitlement instead would forgive those debts, and a high-ticket
 //! share with tails every second lost several points of its proportion.
 //!
-//! Within a currency below the pool, the parts by tickets are raised by the
-//! currency's water-filling level (see [`super::entitlement::TicketSplit`]):
-//! where some of its participants want less than their tickets' worth, every
-//! participant is charged at the rate per ticket of those that want more, so the
-//! cores the first leave go to their siblings in the currency, as the
-//! water-filled parts say, rather than to every share by its flattened tickets
-//! (which would put shares in nested currencies tens of points off their parts). A
-//! share that wants less still falls behind while it does and takes its cores
-//! back first afterwards; the credit it gains is owed by every share, not by its
-//! siblings alone (they took its cores at their raised entitlements, without
-//! debt). A currency that wants less than its part altogether splits its value
-//! by its participants' demands (each at least its part by tickets), so that
-//! each of its shares gets what it wants, however few its tickets.
+//! Within a currency below the pool, the parts by tickets are raised where the
+//! currency's water-filling caps some of its participants by their demands (see
+//! [`super::entitlement::TicketSplit`]): those that want more than their tickets'
+//! worth are charged against their water-filled parts, so the cores the others
+//! leave go to them, the other shares of the same currency, as the water-filled
+//! parts say, rather than to every share by its flattened tickets (which would
+//! put shares in nested currencies tens of points off their parts). A share that
+//! wants less than its tickets' worth is still charged against its part by
+//! tickets: it falls behind while it does and takes its cores back first
+//! afterwards; the credit it gains is owed by every share, not by its siblings
+//! alone (they took its cores at their raised entitlements, without debt). A
+//! share that the water-filling raises above its tickets' worth, and still caps
+//! (a currency that wants less than its part altogether), is charged against
+//! what it wants, so that it gets it, however few its tickets.
 //!
 //! The global pass advances by the core time charged divided by the cores (what
 //! the top-level entitlements add up to; those of a currency's participants add
