@@ -83,8 +83,8 @@ struct Slot {
 
 /// What the policies see when deciding (indexed by tree slot).
 pub(crate) struct View<'a> {
-    /// Cores each active share's tickets alone are worth (0: wants none): what the
-    /// policies charge against.
+    /// Cores each active share's tickets are worth (0: wants none; see
+    /// [`TicketSplit`]): what the policies charge against.
     pub(crate) ent: &'a [f64],
     /// Cores each share is entitled to within the demands (they add up to the
     /// cores in use).
@@ -153,11 +153,13 @@ pub(crate) struct Allocator {
     /// Workers holding or waiting, per slot (filled before the policies decide).
     ndemand: Vec<u32>,
     ent: Vec<f64>,
-    /// Cores each active share's tickets alone are worth (as if every active share
-    /// could use all the cores): what both policies charge against.
+    /// Cores each active share's tickets are worth (at the top level as if every
+    /// active share could use all the cores, raised within currencies by their
+    /// levels: see [`TicketSplit`]): what both policies charge against.
     ticket_ent: Vec<f64>,
-    /// All the cores while a share is active, else 0: the sum of `ticket_ent` up
-    /// to rounding (what the global pass advances against).
+    /// All the cores while a share is active, else 0: what the global pass
+    /// advances against (the top-level parts add up to it, up to rounding;
+    /// `ticket_ent` adds up to it or more).
     ticket_total: f64,
     /// The slot with the largest `ticket_ent`, if one is larger than all others
     /// (found when asked, once after each change).
@@ -171,6 +173,15 @@ pub(crate) struct Allocator {
     /// used): which shares are active, their tickets or the lends changed. A
     /// share's demand moving between two non-zero values leaves them alone.
     dirty: bool,
+    /// A share's demand moved since the last end of a quantum: the ticket
+    /// entitlements follow the demands at the next (after the holders were
+    /// charged for the time before, at the old rates), not at each change,
+    /// which would cost a settle each and, where it moves a currency's level,
+    /// a retune of every share below it. Changes of who is active are
+    /// followed at once.
+    demand_moved: bool,
+    /// The next update of the ticket entitlements follows the demands.
+    follow_demands: bool,
     /// The demand-capped entitlements (`ent`) are out of date: any demand changed.
     /// Only the lottery decides with them (and `entitlement` reads them), so the
     /// stride policy never waits for them.
@@ -307,6 +318,8 @@ impl Allocator {
             split: TicketSplit::default(),
             moved: Vec::new(),
             dirty: false,
+            demand_moved: false,
+            follow_demands: false,
             capped_dirty: false,
             scratch: Scratch::default(),
             workers: Vec::new(),
@@ -362,8 +375,8 @@ impl Allocator {
         entitlements(&self.tree, f64::from(self.cores), s);
     }
 
-    /// Cores `share`'s tickets alone are worth among the active shares now (as if
-    /// every active share could use all the cores), read without touching the
+    /// Cores `share`'s tickets are worth among the active shares now (what the
+    /// policies charge it against: [`TicketSplit`]), read without touching the
     /// policy: the entitlements in use if they are up to date, else computed into
     /// `s`. Its sub-pool starts no more threads than this, rounded up.
     pub(crate) fn ticket_cores(&self, share: ShareId, s: &mut Scratch) -> f64 {
@@ -566,11 +579,12 @@ impl Allocator {
         let cores = f64::from(self.cores);
         let mut moved = std::mem::take(&mut self.moved);
         moved.clear();
+        let demands = std::mem::take(&mut self.follow_demands);
         self.split
-            .follow(&self.tree, cores, &mut self.ticket_ent, &mut moved);
+            .follow(&self.tree, cores, demands, &mut self.ticket_ent, &mut moved);
         self.tree.clear_changes();
         #[cfg(test)]
-        {
+        if self.split.follows_demands() {
             let mut full = Scratch::default();
             ticket_entitlements(&self.tree, cores, &mut full);
             full.out.resize(self.ticket_ent.len(), 0.0);
@@ -581,7 +595,7 @@ impl Allocator {
                 "ticket entitlements kept up to date"
             );
         }
-        // Every active share's part of all the cores: they add up to the cores.
+        // The top-level parts of all the cores add up to the cores.
         self.ticket_total = if self.tree.active_shares() > 0 {
             cores
         } else {
@@ -699,6 +713,7 @@ impl Allocator {
         self.enqueue(w, slot);
         // A first worker may change who is active (and what its lenders absorb);
         // another only the demand-capped entitlements.
+        self.demand_moved = true;
         if first {
             self.changed();
         } else {
@@ -829,6 +844,7 @@ impl Allocator {
     /// Returns the workers granted a core.
     fn leave(&mut self, share: ShareId, slot: usize, now: u64) -> Vec<WorkerId> {
         let removed = self.tree.add_demand(share, -1);
+        self.demand_moved = true;
         let last = removed.is_empty() && self.tree.node(share).demand == 0;
         if !removed.is_empty() || last {
             self.forget(&removed);
@@ -1028,6 +1044,11 @@ impl Allocator {
     /// (several decisions come at the same moment: in a simulated server, most
     /// settles) charges nobody anything and applies the bounds only.
     fn settle(&mut self, now: u64) {
+        self.settle_holders(now);
+    }
+
+    /// [`Allocator::settle`]'s charges.
+    fn settle_holders(&mut self, now: u64) {
         #[cfg(test)]
         if self.settle_one_by_one {
             return self.settle_each(now);
@@ -1186,6 +1207,12 @@ impl Allocator {
     pub(crate) fn tick(&mut self, now: u64) -> Vec<WorkerId> {
         self.expire(now);
         self.settle(now);
+        // Every holder is charged up to now: the entitlements may follow the
+        // demands.
+        if std::mem::take(&mut self.demand_moved) {
+            self.dirty = true;
+            self.follow_demands = true;
+        }
         self.preempt(None)
     }
 

@@ -11,6 +11,12 @@
 //! * a share lending its tickets (a thread of it blocked on another share) hands the
 //!   value of its own jobs to the borrowers, in equal parts with itself if it still
 //!   has runnable work of its own.
+//!
+//! The policies charge against other entitlements ([`ticket_entitlements`]):
+//! the same split by tickets, not capped by the demands at the top level (a
+//! share whose demand dips keeps its claim), and raised within each currency by
+//! its water-filling level, so that the cores a share cannot use go first to the
+//! other shares of its currency.
 
 use super::tree::{Node, ShareTree};
 
@@ -113,14 +119,16 @@ pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
     compute(tree, cores, Demand::Capped, s);
 }
 
-/// Like [`entitlements`], but as if every share with demand could use all the
-/// cores: each active share's part of the cores by its tickets alone. The stride
-/// policy charges against these, so that a share using cores another share left
-/// over (it could not use its part) owes them back once that share can.
+/// The entitlements the policies charge against (see [`TicketSplit`]): at the
+/// top level each active share's part of the cores by its tickets alone, as if
+/// every active share could use all the cores, so that a share using cores
+/// another share left over (it could not use its part) owes them back once that
+/// share can; within a currency, raised by its water-filling level, so that the
+/// cores a share leaves go first to the other shares of its currency.
 ///
 /// Computed from scratch (the allocator keeps them up to date with
-/// [`TicketSplit`] instead): while no share lends, the product of the
-/// currencies' splits from the root down; else the water-filling.
+/// [`TicketSplit`] instead): while no share lends, split from the root down;
+/// else by the water-filling, as if every active share could use all the cores.
 pub(crate) fn ticket_entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
     if tree.has_lends() {
         compute(tree, cores, Demand::Uncapped(cores), s);
@@ -128,7 +136,7 @@ pub(crate) fn ticket_entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch)
     }
     s.out.clear();
     let mut split = TicketSplit::default();
-    split.follow(tree, cores, &mut s.out, &mut Vec::new());
+    split.follow(tree, cores, true, &mut s.out, &mut Vec::new());
 }
 
 /// [`ticket_entitlements`] by the water-filling alone, lends or not (tests
@@ -138,51 +146,116 @@ pub(crate) fn ticket_entitlements_by_water_filling(tree: &ShareTree, cores: f64,
     compute(tree, cores, Demand::Uncapped(cores), s);
 }
 
-/// The ticket entitlements while no share lends, kept up to date by the
+/// The charge entitlements while no share lends, kept up to date by the
 /// currencies whose split changed.
 ///
-/// Every active share absorbs all the cores then, so the water-filling of
-/// [`compute`] saturates nobody (a participant capped at all the cores gets all
-/// of them only as the sole active one, which a split by tickets gives it too)
-/// and reduces to a product: a node's *value* is its parent's value times its
-/// tickets over the tickets of the parent's active participants (its own jobs
-/// while it is active, its children with an active share below), the root's is
-/// all the cores, and an active share's entitlement is its value times its own
-/// tickets over its active participants'. A change in who takes part in one
-/// currency moves the values of that currency's subtree only: each node's value
-/// is computed from its parent's alone, so the values the allocator keeps equal,
-/// bit for bit, those computed from scratch from the root down.
+/// A node's *value* is what its participants (its own jobs while they are
+/// active, its children with an active share below) are charged against
+/// together; the root's is all the cores while a share is active. The root
+/// splits it by tickets: every top-level participant's entitlement is its part
+/// of the cores by its tickets, as if every active share could use every core
+/// (so a share whose demand drops for a moment keeps its claim, and its
+/// credit). Below the root, a currency also knows its *real* value, its part of
+/// the cores water-filled within the demands (as [`entitlements`] computes it).
+/// Where that water-filling caps some of the currency's participants by their
+/// demands, each participant gets the larger of its part of the value by
+/// tickets and by the water-filling (the real parts scaled by the value over
+/// the real value). The uncapped participants are then charged against their
+/// water-filled parts, scaled by a factor common to every currency that no
+/// water-filling above caps (the root's value over its real value), so the
+/// cores the capped ones leave go to them, the other shares of the same
+/// currency, rather than to every share by its flattened tickets. A capped
+/// participant that wants less than its tickets' worth is charged against its
+/// part by tickets: it falls behind (credit) at the rate it leaves cores
+/// unused, as at the top level, and takes them back first once it wants them.
+/// One capped above its tickets' worth (the water-filling raised it there) is
+/// charged against what it wants, so that it gets it. A currency that caps
+/// none of its participants splits its value by tickets. The entitlements add
+/// up to the cores or more.
+///
+/// A node's split depends on its value, its real value and its participants'
+/// tickets and demands (those of their subtrees) alone: a change in who takes
+/// part in one currency, or in one share's demand, moves the values of that
+/// currency's subtree (and of its ancestors' splits, for a demand) only, so
+/// the values the allocator keeps equal, bit for bit, those computed from
+/// scratch from the root down (once the demands' changes are followed).
 #[derive(Debug, Default)]
 pub(crate) struct TicketSplit {
     /// The value of each slot's node (0 for a node with no active share below).
     value: Vec<f64>,
+    /// The real (water-filled) value of each slot's node.
+    real: Vec<f64>,
+    /// The level of each slot's node at its last split: the value per ticket
+    /// its real value gave the participants it did not saturate (infinite if
+    /// it saturated them all).
+    level: Vec<f64>,
+    /// Each slot's own demand and its subtree's, as its last split (its own,
+    /// and its parent's) saw them.
+    seen_own: Vec<u32>,
+    seen_below: Vec<u64>,
+    /// Whether each slot's real value is up to date (its parent's last split
+    /// computed it; not needed, so not computed, for a share with no active
+    /// share below it under a parent split by tickets).
+    fed: Vec<bool>,
     /// Whether the values follow the tree (false after the water-filling took
     /// over while a share lent).
     exact: bool,
+    /// Nodes whose split a demand's change may have moved, re-split at the
+    /// next call that follows the demands.
+    deferred: Vec<u32>,
+    /// Some demand's change has not been followed yet.
+    stale: bool,
     /// Scratch: the changed nodes, by depth, and the walk's stack.
     from: Vec<(u32, u32)>,
     stack: Vec<u32>,
+    /// Scratch of the water-filling of one node's real value.
+    parts: Vec<(f64, f64)>,
+    order: Vec<usize>,
+    split: Vec<f64>,
 }
 
 impl TicketSplit {
+    /// Whether every demand's change has been followed: the entitlements are
+    /// then those computed from scratch, bit for bit.
+    pub(crate) fn follows_demands(&self) -> bool {
+        !self.stale
+    }
+
     /// Brings `ent` (indexed by slot) up to date with the tree's changes since
     /// the last call (the caller then clears them); adds `(slot, old, new)` to `changes` for
     /// each entitlement that moved. From the root down on the first call, after
     /// lends, or while a share lends (by the water-filling then).
+    ///
+    /// Changes of who takes part, and of tickets, are followed at once; the
+    /// demands' changes only with `demands` (the allocator follows them once
+    /// per quantum: a demand that moves can move the level of a currency, and
+    /// with it the entitlement of every share below): until then, a
+    /// currency's split uses its real value as of its last split, and its
+    /// participants' demands as they are when it is split.
     pub(crate) fn follow(
         &mut self,
         tree: &ShareTree,
         cores: f64,
+        demands: bool,
         ent: &mut Vec<f64>,
         changes: &mut Vec<(usize, f64, f64)>,
     ) {
         let n = tree.slots();
         ent.resize(n, 0.0);
         self.value.resize(n, 0.0);
+        self.real.resize(n, 0.0);
+        self.level.resize(n, f64::INFINITY);
+        self.seen_own.resize(n, 0);
+        self.seen_below.resize(n, 0);
+        self.fed.resize(n, false);
         // Removed slots are entitled to nothing (their old value goes).
         for &i in &tree.gone {
             let i = i as usize;
             self.value[i] = 0.0;
+            self.real[i] = 0.0;
+            self.level[i] = f64::INFINITY;
+            (self.seen_own[i], self.seen_below[i]) = (0, 0);
+            self.fed[i] = false;
             note(ent, changes, i, 0.0);
         }
         if tree.has_lends() {
@@ -199,31 +272,95 @@ impl TicketSplit {
         if !self.exact {
             self.exact = true;
             self.value.iter_mut().for_each(|v| *v = 0.0);
+            self.real.iter_mut().for_each(|v| *v = 0.0);
+            for i in 0..n {
+                let (own, below) = tree.slot(i).map_or((0, 0), |n| (n.demand, n.demand_below));
+                (self.seen_own[i], self.seen_below[i]) = (own, below);
+            }
             self.from.push((0, root));
-            self.value[root as usize] = root_value(tree, cores);
+            (self.value[root as usize], self.real[root as usize]) = root_value(tree, cores);
             self.walk(tree, true, ent, changes);
+            self.deferred.clear();
+            self.stale = false;
             return;
         }
         // The highest changed nodes first: a node's walk reads its own value,
         // which a walk from above it may change.
         for &i in &tree.split_changed {
+            let Some(node) = tree.slot(i as usize) else {
+                continue;
+            };
+            let depth = depth(tree, i);
+            self.from.push((depth, i));
+            // A share that became a currency needs its real value: its
+            // parent's split computes it.
+            if let (Some(p), false) = (node.parent, self.fed[i as usize]) {
+                if is_currency(node) {
+                    self.from.push((depth - 1, p));
+                }
+            }
+        }
+        // A demand that moved changes the water-filling of its node's split
+        // and of its ancestors', unless it was and stays above what the level
+        // gives its participant there: then the level, and every part, stay as
+        // they were, bit for bit.
+        for &i in &tree.demand_changed {
             if tree.slot(i as usize).is_none() {
                 continue;
             }
-            let mut depth = 0;
-            let mut at = tree.at(i).parent;
-            while let Some(p) = at {
-                depth += 1;
-                at = tree.at(p).parent;
+            let node = tree.at(i);
+            let own = if node.is_active() { node.tickets } else { 0 };
+            let (old, new) = (u64::from(self.seen_own[i as usize]), u64::from(node.demand));
+            if old != new && !unsaturated(old, new, own, self.level[i as usize]) {
+                self.deferred.push(i);
             }
-            self.from.push((depth, i));
+            self.seen_own[i as usize] = node.demand;
+            let mut c = i;
+            while let Some(p) = tree.at(c).parent {
+                let child = tree.at(c);
+                let (old, new) = (self.seen_below[c as usize], child.demand_below);
+                if old == new {
+                    break;
+                }
+                let w = if child.active_below > 0 {
+                    child.tickets
+                } else {
+                    0
+                };
+                if !unsaturated(old, new, w, self.level[p as usize]) {
+                    self.deferred.push(p);
+                }
+                self.seen_below[c as usize] = new;
+                c = p;
+            }
+        }
+        let (value, real) = root_value(tree, cores);
+        let root_real = &mut self.real[root as usize];
+        if root_real.to_bits() != real.to_bits() {
+            if demands || self.value[root as usize].to_bits() != value.to_bits() {
+                *root_real = real;
+                self.from.push((0, root));
+            } else {
+                self.stale = true;
+            }
+        }
+        self.stale |= !self.deferred.is_empty();
+        if demands {
+            for &i in &self.deferred {
+                // A slot freed since holds another share, or none.
+                if tree.slot(i as usize).is_some() {
+                    self.from.push((depth(tree, i), i));
+                }
+            }
+            self.deferred.clear();
+            self.stale = false;
         }
         if self.from.is_empty() {
             return;
         }
         self.from.sort_unstable();
         self.from.dedup();
-        self.value[root as usize] = root_value(tree, cores);
+        self.value[root as usize] = value;
         self.walk(tree, false, ent, changes);
     }
 
@@ -244,45 +381,163 @@ impl TicketSplit {
                 let value = self.value[i as usize];
                 let own = if node.is_active() { node.tickets } else { 0 };
                 let mut weight = u64::from(own);
+                let mut taking = u32::from(own > 0);
+                let mut currencies = false;
                 for &c in &node.children {
                     let child = tree.at(c);
                     if child.active_below > 0 {
                         weight += u64::from(child.tickets);
+                        taking += 1;
+                        currencies |= is_currency(child);
                     }
                 }
+                // The water-filling is needed where it may raise the parts
+                // (a currency below the root with two participants or more) or
+                // feeds a currency below its real value. Elsewhere (a share
+                // with no active share below it, the root of currencies that
+                // hold no active currency) the split is by tickets whatever the
+                // demands, which a level of 0 says to the demands' changes.
+                let fill = currencies || (node.parent.is_some() && taking >= 2);
+                let split = if fill {
+                    self.water_fill(tree, i)
+                } else {
+                    self.level[i as usize] = 0.0;
+                    Split::Tickets
+                };
                 let weight = weight as f64;
-                let part = |tickets: u32| {
-                    if value > 0.0 && tickets > 0 {
-                        value * f64::from(tickets) / weight
-                    } else {
-                        0.0
+                let real = self.real[i as usize];
+                let parts = &self.split;
+                // Participant `k` (0: the node's own jobs, then its children).
+                let part = |k: usize, tickets: u32| {
+                    if value <= 0.0 || tickets == 0 {
+                        return 0.0;
+                    }
+                    let by_tickets = f64::from(tickets) / weight;
+                    match split {
+                        Split::Tickets => value * f64::from(tickets) / weight,
+                        Split::Raised => value * by_tickets.max(parts[k] / real),
                     }
                 };
-                note(ent, changes, i as usize, part(own));
-                for &c in &node.children {
+                note(ent, changes, i as usize, part(0, own));
+                for (k, &c) in node.children.iter().enumerate() {
                     let child = tree.at(c);
-                    let v = if child.active_below > 0 {
-                        part(child.tickets)
-                    } else {
-                        0.0
+                    let c = c as usize;
+                    let (v, r) = match (child.active_below > 0, fill) {
+                        (true, true) => (part(k + 1, child.tickets), self.split[k + 1]),
+                        // Its real value is not computed: it is not needed
+                        // before it becomes a currency, which re-splits this
+                        // node.
+                        (true, false) => (part(k + 1, child.tickets), 0.0),
+                        (false, _) => (0.0, 0.0),
                     };
-                    let old = &mut self.value[c as usize];
-                    if all || old.to_bits() != v.to_bits() {
-                        *old = v;
-                        self.stack.push(c);
+                    self.fed[c] = fill || child.active_below == 0;
+                    let moved = self.value[c].to_bits() != v.to_bits()
+                        || (self.real[c].to_bits() != r.to_bits() && is_currency(child));
+                    self.value[c] = v;
+                    self.real[c] = r;
+                    if all || moved {
+                        self.stack.push(c as u32);
                     }
                 }
             }
         }
     }
+
+    /// Water-fills node `i`'s real value among its participants (into
+    /// `self.split`: its own jobs first, then its children in order) and says
+    /// how its value is split.
+    fn water_fill(&mut self, tree: &ShareTree, i: u32) -> Split {
+        let node = tree.at(i);
+        self.parts.clear();
+        let own = if node.is_active() { node.tickets } else { 0 };
+        self.parts.push((f64::from(own), f64::from(node.demand)));
+        for &c in &node.children {
+            let child = tree.at(c);
+            let w = if child.active_below > 0 {
+                child.tickets
+            } else {
+                0
+            };
+            self.parts.push((f64::from(w), child.demand_below as f64));
+        }
+        let real = self.real[i as usize];
+        water_fill_into(real, &self.parts, &mut self.order, &mut self.split);
+        let mut level = f64::INFINITY;
+        let (mut saturated, mut taking) = (false, 0);
+        for (&(w, cap), &e) in self.parts.iter().zip(&self.split) {
+            if w <= 0.0 {
+                continue;
+            }
+            taking += 1;
+            if e >= cap {
+                saturated = true;
+            } else if level == f64::INFINITY {
+                level = e / w;
+            }
+        }
+        self.level[i as usize] = level;
+        // One participant gets the whole value either way.
+        if node.parent.is_none() || real <= 0.0 || taking < 2 || !saturated {
+            Split::Tickets
+        } else {
+            Split::Raised
+        }
+    }
 }
 
-/// The root's value: all the cores while some share is active.
-fn root_value(tree: &ShareTree, cores: f64) -> f64 {
-    if tree.at(tree.root().index() as u32).active_below > 0 {
-        cores
+/// Whether a participant of `tickets` whose demand moved from `old` to `new`
+/// was and stays unsaturated by a water-filling at `level` (with a margin far
+/// above rounding): its water-filling, and the level, come out the same.
+fn unsaturated(old: u64, new: u64, tickets: u32, level: f64) -> bool {
+    if tickets == 0 {
+        // It takes no part (a change of that is noted as a split's change).
+        return true;
+    }
+    let at = level * f64::from(tickets) * (1.0 + 1e-9);
+    old as f64 > at && new as f64 > at
+}
+
+/// How a node splits its value among its participants.
+#[derive(Clone, Copy)]
+enum Split {
+    /// By tickets: the root, a node with one participant, and a node whose real
+    /// value saturates none of its participants.
+    Tickets,
+    /// Each participant gets the larger of its part by tickets and its part by
+    /// the water-filling of the real value. Those that want more than their
+    /// tickets' worth get the water-filled part: the rate per core they are
+    /// charged at is the node's, so they take what the others leave. Those that
+    /// want less get their part by tickets (they keep their claim, and gain
+    /// credit at the rate they leave cores unused), or what they want if that
+    /// is more (the water-filling raised it above their tickets' worth).
+    Raised,
+}
+
+/// Whether `node` has an active share below it (a currency its real value
+/// splits among two participants or more, or one that it feeds).
+fn is_currency(node: &Node) -> bool {
+    node.active_below > u32::from(node.is_active())
+}
+
+/// The depth of node `i` (the root's is 0).
+fn depth(tree: &ShareTree, i: u32) -> u32 {
+    let mut depth = 0;
+    let mut at = tree.at(i).parent;
+    while let Some(p) = at {
+        depth += 1;
+        at = tree.at(p).parent;
+    }
+    depth
+}
+
+/// The root's value, all the cores while some share is active, and its real
+/// value: as much of them as the shares want.
+fn root_value(tree: &ShareTree, cores: f64) -> (f64, f64) {
+    let root = tree.at(tree.root().index() as u32);
+    if root.active_below > 0 {
+        (cores, cores.min(root.demand_below as f64))
     } else {
-        0.0
+        (0.0, 0.0)
     }
 }
 

@@ -8,17 +8,35 @@
 //! pass; at the end of a quantum, a share whose pass is behind a holder's takes
 //! that holder's core.
 //!
-//! The entitlement charged against is the share's part of the cores by its tickets
-//! among the active shares, *not* capped by its demand: a share that can use fewer
-//! cores than its tickets are worth (a fork-join tail, where one worker is still
-//! busy and the others have nothing to steal) leaves the rest to the others (work
+//! The entitlement charged against is not the share's demand-capped part. At the
+//! top level it is the share's part of the cores by its tickets among the active
+//! shares, *not* capped by its demand: a share that can use fewer cores than its
+//! tickets are worth (a fork-join tail, where one worker is still busy and the
+//! others have nothing to steal) leaves the rest to the others (work
 //! conservation), falls behind the global pass (credit) while they run ahead of it
 //! (debt), and gets the cores back first once it can use them. Charging against the
 //! demand-capped entitlement instead would forgive those debts, and a high-ticket
 //! share with tails every second lost several points of its proportion.
 //!
-//! The global pass advances by the core time charged divided by the total
-//! entitlement: it is the pass of an ideal share that always got exactly its due.
+//! Within a currency below the pool, the parts by tickets are raised where the
+//! currency's water-filling caps some of its participants by their demands (see
+//! [`super::entitlement::TicketSplit`]): those that want more than their tickets'
+//! worth are charged against their water-filled parts, so the cores the others
+//! leave go to them, the other shares of the same currency, as the water-filled
+//! parts say, rather than to every share by its flattened tickets (which would
+//! put shares in nested currencies tens of points off their parts). A share that
+//! wants less than its tickets' worth is still charged against its part by
+//! tickets: it falls behind while it does and takes its cores back first
+//! afterwards; the credit it gains is owed by every share, not by its siblings
+//! alone (they took its cores at their raised entitlements, without debt). A
+//! share that the water-filling raises above its tickets' worth, and still caps
+//! (a currency that wants less than its part altogether), is charged against
+//! what it wants, so that it gets it, however few its tickets.
+//!
+//! The global pass advances by the core time charged divided by the cores (what
+//! the top-level entitlements add up to; those of a currency's participants add
+//! up to more than its part where its level raises them): it is the pass of an
+//! ideal share that always got exactly its due.
 //! Credit and debt are remembered for a bounded time (`memory`, in quanta): a share
 //! falling further behind the global pass loses the excess credit, and when a share
 //! runs further ahead, the global pass moves up (forgiving every debt alike, so the

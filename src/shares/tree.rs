@@ -42,6 +42,9 @@ pub(crate) struct Node {
     borrowed: u32,
     /// Shares of this subtree (itself included) with demand or `recent`.
     pub(crate) active_below: u32,
+    /// Workers of this subtree (itself included) that hold or wait for a core:
+    /// what the subtree can absorb.
+    pub(crate) demand_below: u64,
     /// Retired: no new children, removed once empty.
     retiring: bool,
 }
@@ -65,6 +68,9 @@ pub(crate) struct ShareTree {
     pub(crate) split_changed: Vec<u32>,
     /// Slots removed since the ticket entitlements last followed.
     pub(crate) gone: Vec<u32>,
+    /// Nodes whose own demand changed since the ticket entitlements last
+    /// followed (the water-filling of each of their ancestors moves with it).
+    pub(crate) demand_changed: Vec<u32>,
 }
 
 impl ShareTree {
@@ -81,6 +87,7 @@ impl ShareTree {
             lends: 0,
             split_changed: Vec::new(),
             gone: Vec::new(),
+            demand_changed: Vec::new(),
         }
     }
 
@@ -231,6 +238,9 @@ impl ShareTree {
             self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
             self.free.push(index);
             self.gone.push(index);
+            // Its demand may just have gone: its ancestors' splits follow
+            // from its parent up (it has no slot to start from any more).
+            self.demand_changed.push(parent);
             removed.push(index as usize);
             let p = self.at_mut(parent);
             p.children.retain(|&c| c != index);
@@ -249,6 +259,18 @@ impl ShareTree {
             .checked_add_signed(delta)
             .expect("demand underflow");
         let is = n.is_active();
+        let mut at = Some(id.index);
+        while let Some(i) = at {
+            let n = self.at_mut(i);
+            n.demand_below = n
+                .demand_below
+                .checked_add_signed(i64::from(delta))
+                .expect("demand underflow");
+            at = n.parent;
+        }
+        if self.demand_changed.last() != Some(&id.index) {
+            self.demand_changed.push(id.index);
+        }
         self.note_active(id.index, was, is);
         let mut removed = Vec::new();
         self.reap(id.index, &mut removed);
@@ -280,6 +302,12 @@ impl ShareTree {
             let below: u32 = n.children.iter().map(|&c| self.at(c).active_below).sum();
             let own = u32::from(n.is_active());
             assert_eq!(n.active_below, own + below, "active shares below slot {i}");
+            let below: u64 = n.children.iter().map(|&c| self.at(c).demand_below).sum();
+            assert_eq!(
+                n.demand_below,
+                u64::from(n.demand) + below,
+                "demand below slot {i}"
+            );
             lends += n.lends_to.len() as u32;
         }
         assert_eq!(lends, self.lends, "lends out of step");
@@ -295,6 +323,7 @@ impl ShareTree {
     pub(crate) fn clear_changes(&mut self) {
         self.split_changed.clear();
         self.gone.clear();
+        self.demand_changed.clear();
     }
 
     /// Whether any share lends its tickets now.
@@ -391,6 +420,7 @@ impl Node {
             lends_to: Vec::new(),
             borrowed: 0,
             active_below: 0,
+            demand_below: 0,
             retiring: false,
         }
     }

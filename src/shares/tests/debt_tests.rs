@@ -130,3 +130,20 @@ fn tiny_shares_wait_their_whole_stride() {
     ];
     assert_close(&got, &want, 0.005);
 }
+
+#[test]
+fn fork_join_tails_in_a_currency_do_not_shift_its_proportions() {
+    // On 4 cores, two tenants worth 2 cores each; in the first, `a` (3 tickets)
+    // and `b` (1). Every 25 quanta, `a` can use only one core for 5 quanta: `b`,
+    // its sibling, takes the other, and `a` takes it back afterwards.
+    let mut sim = Sim::new(4, Stride);
+    let t = sim.add(None, 100, 0);
+    let u = sim.add(None, 100, 0);
+    let a = sim.add(Some(t), 3, 2);
+    sim.add(Some(t), 1, 2);
+    sim.add(Some(u), 1, 4);
+    sim.run(5);
+    let got = with_tails(&mut sim, a, (25, 5, 1), 10);
+    // Its part by tickets: 3/4 of its tenant's half.
+    assert!((got[a] - 0.375).abs() <= 0.01, "a keeps its part: {got:?}");
+}

@@ -198,7 +198,9 @@ fn ticket_split_follows_the_tree_as_from_scratch() {
             live.retain(|&s| t.contains(s));
             let before = ent.clone();
             changes.clear();
-            split.follow(&t, cores, &mut ent, &mut changes);
+            // The demands' changes followed at every third step only.
+            let demands = step % 3 == 0;
+            split.follow(&t, cores, demands, &mut ent, &mut changes);
             t.clear_changes();
             // The changes take the old entitlements to the new ones.
             let mut replay = before.clone();
@@ -217,6 +219,9 @@ fn ticket_split_follows_the_tree_as_from_scratch() {
                 bits(&ent),
                 "seed {seed} step {step}: changes"
             );
+            if !split.follows_demands() {
+                continue;
+            }
             let mut full = Scratch::default();
             ticket_entitlements(&t, cores, &mut full);
             assert_eq!(
@@ -225,13 +230,31 @@ fn ticket_split_follows_the_tree_as_from_scratch() {
                 "seed {seed} step {step}: from scratch"
             );
             if !t.has_lends() {
+                // The root splits all the cores by tickets, as the water-filling
+                // splits them when every share can absorb them all (its own jobs'
+                // part, and that of a top-level share with no active share below);
+                // below it the currencies raise their parts by their levels.
                 let mut water = Scratch::default();
                 ticket_entitlements_by_water_filling(&t, cores, &mut water);
-                for (i, (&a, &b)) in ent.iter().zip(&water.out).enumerate() {
+                let root = t.root().index();
+                let leaf = |n: &crate::shares::tree::Node| {
+                    n.children.iter().all(|&c| t.at(c).active_below == 0)
+                };
+                let top = (0..ent.len()).filter(|&i| {
+                    t.slot(i)
+                        .is_some_and(|n| leaf(n) && (i == root || n.parent == Some(root as u32)))
+                });
+                for i in top {
+                    let (a, b) = (ent[i], water.out[i]);
                     assert!(
                         (a - b).abs() <= 1e-12 * cores,
                         "seed {seed} step {step}: slot {i}: {a} against {b}"
                     );
+                }
+                // Every active share, and only those, competes.
+                for (i, &e) in ent.iter().enumerate() {
+                    let active = t.slot(i).is_some_and(|n| n.is_active());
+                    assert_eq!(e > 0.0, active, "seed {seed} step {step}: slot {i}");
                 }
             }
         }

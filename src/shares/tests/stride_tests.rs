@@ -48,6 +48,39 @@ fn stride_currency_tree() {
 }
 
 #[test]
+fn a_saturated_shares_leftover_stays_in_its_currency() {
+    // Two tenants worth 4 cores each. In the first, `low` wants 1 core of the
+    // 2 its tickets are worth: the core it leaves goes to its sibling `high`
+    // (3 cores), not to the other tenant's share in proportion to flattened
+    // tickets (which gave `high` 7/3 and `other` 14/3).
+    let mut sim = Sim::new(8, Stride);
+    let a = sim.add(None, 100, 0);
+    let b = sim.add(None, 100, 0);
+    sim.add(Some(a), 100, 1);
+    sim.add(Some(a), 100, 8);
+    sim.add(Some(b), 100, 8);
+    sim.run(50);
+    let got = sim.run(250);
+    assert_close(&got, &[0.0, 0.0, 1.0 / 8.0, 3.0 / 8.0, 4.0 / 8.0], 0.01);
+}
+
+#[test]
+fn a_currency_wanting_less_than_its_part_serves_each_of_its_shares() {
+    // The first tenant wants 5 cores of the 6 its tickets are worth, nearly all
+    // in a share with few tickets: every one of its shares gets what it wants,
+    // the other tenant the rest.
+    let mut sim = Sim::new(8, Stride);
+    let a = sim.add(None, 300, 0);
+    let b = sim.add(None, 100, 0);
+    sim.add(Some(a), 1000, 1);
+    sim.add(Some(a), 1, 4);
+    sim.add(Some(b), 100, 8);
+    sim.run(50);
+    let got = sim.run(250);
+    assert_close(&got, &[0.0, 0.0, 1.0 / 8.0, 4.0 / 8.0, 3.0 / 8.0], 0.01);
+}
+
+#[test]
 fn stride_single_core_strict_interleaving() {
     // On one core, 3:1 must give exactly three quanta out of four, every four.
     let got = flat(Stride, 1, &[3, 1], 40);
