@@ -1044,11 +1044,6 @@ impl Allocator {
     /// (several decisions come at the same moment: in a simulated server, most
     /// settles) charges nobody anything and applies the bounds only.
     fn settle(&mut self, now: u64) {
-        self.settle_holders(now);
-    }
-
-    /// [`Allocator::settle`]'s charges.
-    fn settle_holders(&mut self, now: u64) {
         #[cfg(test)]
         if self.settle_one_by_one {
             return self.settle_each(now);

@@ -206,9 +206,11 @@ impl PoolShares {
     /// start another thread beside the `live` ones (always, for a pool without
     /// shares); see [`ShareWorkers::may_start`].
     ///
-    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded, the two-level
-    /// currency tree of the shares example was 5-20 points off its tickets on
-    /// 2 cores (unbounded, about 1).
+    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded shares show
+    /// the allocator a demand of the cores they hold, and on 2 cores the
+    /// shares example's two-level tree was up to 1.8 points off its tickets
+    /// with the bound on, against 1.3 off (and flat pairs showed single
+    /// windows 25-40 points off with it on); see the scaling page.
     pub(crate) fn may_start_thread(&self, live: usize) -> bool {
         if !thread_bound() {
             return true;
