@@ -45,6 +45,7 @@ fn sorts(c: &mut Criterion) {
             bench_input(c, &format!("u64-{}", name.replace(' ', "-")), &input);
         }
         bench_input(c, "u32-pairs", &sort_grid::pairs(&random));
+        bench_input(c, "u64-pairs", &sort_grid::records(&random));
         bench_input(c, "f64-total-cmp", &sort_grid::floats(&random));
         if len <= 1_000_000 {
             bench_input(c, "string", &sort_grid::strings(&random));

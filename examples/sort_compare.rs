@@ -15,7 +15,7 @@
 //! Without lengths it runs the grid at 10^3, 10^4 and 10^5 (a few seconds);
 //! `--full` runs the whole grid, 10^3 to 10^7 (`String`s and 64-byte elements
 //! to 10^6). Shapes: random `u64`, 16 distinct values, sorted, reversed,
-//! ascending runs with noise, `(u32, u32)`, `f64` by `total_cmp`, `String`s
+//! ascending runs with noise, `(u32, u32)`, `(u64, u64)`, `f64` by `total_cmp`, `String`s
 //! and 64-byte elements. `THREADS` sets the pools' threads (default 2),
 //! `ROUNDS` the rounds per cell (default 7, 3 from 10^7). After the grid come
 //! the harder inputs of Rayon's comparison (nearly sorted, 128-byte elements,
@@ -172,6 +172,7 @@ fn grid_row(pools: &Pools, len: usize) {
         cell(pools, &format!("u64 {name}"), &input);
     }
     cell(pools, "(u32,u32)", &sort_grid::pairs(&random));
+    cell(pools, "(u64,u64)", &sort_grid::records(&random));
     cell(pools, "f64 total_cmp", &sort_grid::floats(&random));
     if len <= 1_000_000 {
         cell(pools, "String", &sort_grid::strings(&random));

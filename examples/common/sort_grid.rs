@@ -75,6 +75,12 @@ pub fn pairs(random: &[u64]) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// Two-word records, `(u64, u64)`: the first word random, the second its
+/// complement (16 bytes, compared by the first word but for ties).
+pub fn records(random: &[u64]) -> Vec<(u64, u64)> {
+    random.iter().map(|&x| (x, !x)).collect()
+}
+
 /// `f64`s of both signs.
 pub fn floats(random: &[u64]) -> Vec<Float> {
     random

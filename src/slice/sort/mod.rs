@@ -106,7 +106,7 @@ where
 /// Below this length the sequential stable sort is the stable quicksort unless
 /// `v` looks nearly sorted or reversed; from it, the merge sort unless a sample
 /// suggests few distinct values (the sample costs about a thousand
-/// comparisons) or its elements are compared through pointers.
+/// comparisons) or the quicksort suits its elements better.
 const QUICKSORT_BELOW: usize = 1 << 12;
 
 /// Whether the sequential stable sort of `v` should be the stable quicksort,
@@ -123,32 +123,44 @@ const QUICKSORT_BELOW: usize = 1 << 12;
 /// (64-byte elements of 1,000 took 1.0 of std's time by the quicksort, 0.6
 /// by the merge sort). Longer inputs go to the quicksort when a sample suggests few
 /// distinct values (it then makes about `n log k` comparisons for `k`
-/// values, the merge sort `n log n`), or when their elements are compared
-/// through pointers ([`compares_through_pointers`]) and they do not look
-/// sorted or reversed.
+/// values, the merge sort `n log n`), or when the quicksort suits their
+/// elements better ([`quicksort_suits`]) and they do not look sorted or
+/// reversed.
 fn prefers_quicksort<T, F>(v: &[T], compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
 {
     if v.len() >= QUICKSORT_BELOW {
         return pivot::looks_few_distinct(v, compare)
-            || compares_through_pointers::<T>() && !runs::looks_presorted(v, compare);
+            || quicksort_suits::<T>() && !runs::looks_presorted(v, compare);
     }
     !par_merge::is_large::<T>() && !runs::looks_presorted(v, compare)
 }
 
-/// Whether elements of `T` are likely compared through a pointer to memory
-/// of their own (`String`, `Vec`, `Box`): they own something to drop and are
-/// not large. A merge waits on each such comparison before it can load the
-/// next element, where a partition compares every element with one pivot,
-/// and the processor overlaps those. On 1 worker, random `String`s took
-/// 1.08-1.13 of std's stable sort's time at 10^4, 1.09-1.29 at 10^5 and
-/// 0.61-0.71 at 10^6 by the quicksort, against 1.17-1.20, 1.79-2.04 and
-/// 0.91-0.97 by the merge sort (three alternating runs). Plain values
-/// (`u64`, `f64`, tuples of them) stay with the merge sort, which was as
-/// fast or faster for them and makes about a tenth fewer comparisons.
-const fn compares_through_pointers<T>() -> bool {
-    std::mem::needs_drop::<T>() && !par_merge::is_large::<T>()
+/// Whether the stable quicksort sorts long random inputs of `T` faster than
+/// the merge sort, for either of two reasons.
+///
+/// * Elements that own memory of their own (`String`, `Vec`, `Box`: they need
+///   dropping) are compared through pointers. A merge waits on each answer
+///   before it can load the next element, where a partition compares every
+///   element with one pivot, and the processor overlaps those. On 1 worker,
+///   random `String`s took 1.08-1.13 of std's stable sort's time at 10^4,
+///   1.09-1.29 at 10^5 and 0.61-0.71 at 10^6 by the quicksort, against
+///   1.17-1.20, 1.79-2.04 and 0.91-0.97 by the merge sort.
+/// * For elements of 9 to 32 bytes, the merge's choice of the next element,
+///   a select for one word, compiles to a branch, which random input
+///   mispredicts half the time. Random `(u64, u64)`s on 1 worker took
+///   2.23-2.47 of std's time by the merge sort from 10^4 to 10^6 and
+///   1.02-1.19 by the quicksort (`sort_compare`); sorted by a `u64` key,
+///   records of 24 and 32 bytes took 1.8-2.5 by the merge sort and 0.77-0.99
+///   by the quicksort.
+///
+/// Larger elements stay with the merge sort, which copies each once per level
+/// where a partition copies it twice, and so do one-word values (`u64`,
+/// `f64`, `(u32, u32)`), for which the merge sort was as fast or faster and
+/// makes about a tenth fewer comparisons.
+const fn quicksort_suits<T>() -> bool {
+    size_of::<T>() <= 32 && (size_of::<T>() > 8 || std::mem::needs_drop::<T>())
 }
 
 /// Sorts `v` stably on this thread: by the stable quicksort or the merge
