@@ -5,6 +5,7 @@ mod common;
 use common::cases::on_pools;
 use common::sort_inputs::{LENGTHS, shapes, tagged};
 use prorata::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 /// Checks every stable entry point on one input of (key, original index).
 fn check_stable(values: &[u32], what: &str) {
@@ -117,6 +118,31 @@ fn stable_sort_of_strings_and_zero_sized() {
         units.par_sort();
         units.par_sort_by_cached_key(|_| 1);
         assert_eq!(units.len(), 10_000);
+
+        // Zero-sized, but with a destructor: each dropped once, after the sort.
+        static DROPS: AtomicUsize = AtomicUsize::new(0);
+        struct Token;
+        impl Drop for Token {
+            fn drop(&mut self) {
+                DROPS.fetch_add(1, Relaxed);
+            }
+        }
+        let mut tokens: Vec<Token> = (0..10_000).map(|_| Token).collect();
+        // Answers that are no order at all would take a sort past its checks
+        // for sorted and reversed inputs; as std's and Rayon's, the sorts of
+        // zero-sized elements never ask.
+        let calls = AtomicUsize::new(0);
+        let no_order = |_: &Token, _: &Token| match calls.fetch_add(1, Relaxed) % 3 {
+            0 => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        tokens.par_sort_by(no_order);
+        tokens.par_sort_unstable_by(no_order);
+        assert_eq!(calls.load(Relaxed), 0);
+        assert_eq!(DROPS.load(Relaxed), 0);
+        drop(tokens);
+        assert_eq!(DROPS.load(Relaxed), 10_000);
+        DROPS.store(0, Relaxed);
     });
 }
 

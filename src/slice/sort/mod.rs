@@ -89,6 +89,9 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
+    if size_of::<T>() == 0 {
+        return; // see `unstable_sort`
+    }
     if runs::finish_if_monotonic(v, compare, runs::STABLE_PARALLEL_FROM) {
         return;
     }
@@ -205,6 +208,11 @@ where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
 {
+    if size_of::<T>() == 0 {
+        // Zero-sized elements cannot be told apart: std's and Rayon's sorts
+        // leave them as they are without calling the comparator.
+        return;
+    }
     if runs::finish_if_monotonic(v, compare, runs::PARALLEL_FROM)
         || outliers::sort_if_nearly_sorted(v, compare)
     {
