@@ -12,7 +12,8 @@
 //! Arguments: `std`, `rayon` or `prorata`; `stable` or `unstable`; the shape
 //! (`random`, `few` (16 distinct values), `sorted`, `reversed`, `ascending`
 //! or `descending` (√n random swaps), `wide64` (`[u64; 8]` by its first field), `wide128`
-//! (`[u64; 16]`), `pairs` (`(u32, u32)`, the first below 1,000), `string`);
+//! (`[u64; 16]`), `pairs` (`(u32, u32)`, the first below 1,000), `records`
+//! (`(u64, u64)`), `string`);
 //! the length. `THREADS` sets the pools' threads
 //! (default 1); with more, count with `--toggle-collect='*slice::sort*'`, which
 //! takes in the pieces the other threads run.
@@ -126,6 +127,11 @@ fn main() {
                 .iter()
                 .map(|&x| ((x >> 32) as u32 % 1000, x as u32))
                 .collect::<Vec<_>>(),
+            who,
+            stable,
+        ),
+        "records" => run(
+            &mut random.iter().map(|&x| (x, !x)).collect::<Vec<_>>(),
             who,
             stable,
         ),
