@@ -377,6 +377,8 @@ pub trait ParallelSliceMut<T: Send> {
     /// If `compare` does not implement a total order, the order of the elements
     /// afterwards is unspecified, but every element is still there exactly once. If
     /// `compare` panics, the panic propagates and every element is still there once.
+    /// Zero-sized elements are left as they are, without a call of `compare`, as
+    /// std's and Rayon's sorts leave them.
     ///
     /// ```
     /// use prorata::prelude::*;
@@ -456,6 +458,7 @@ pub trait ParallelSliceMut<T: Send> {
     ///
     /// An inconsistent or panicking `compare` behaves as for
     /// [`par_sort_by`](Self::par_sort_by): no element is lost or duplicated.
+    /// Zero-sized elements are left as they are, without a call of `compare`.
     ///
     /// ```
     /// use prorata::prelude::*;
