@@ -309,7 +309,7 @@ impl TicketSplit {
                 continue;
             }
             let node = tree.at(i);
-            let own = if node.is_active() { node.tickets } else { 0 };
+            let own = node.own_weight();
             let (old, new) = (u64::from(self.seen_own[i as usize]), u64::from(node.demand));
             if old != new && !unsaturated(old, new, own, self.level[i as usize]) {
                 self.deferred.push(i);
@@ -322,11 +322,7 @@ impl TicketSplit {
                 if old == new {
                     break;
                 }
-                let w = if child.active_below > 0 {
-                    child.tickets
-                } else {
-                    0
-                };
+                let w = child.weight_in_parent();
                 if !unsaturated(old, new, w, self.level[p as usize]) {
                     self.deferred.push(p);
                 }
@@ -379,7 +375,7 @@ impl TicketSplit {
             while let Some(i) = self.stack.pop() {
                 let node = tree.at(i);
                 let value = self.value[i as usize];
-                let own = if node.is_active() { node.tickets } else { 0 };
+                let own = node.own_weight();
                 let mut weight = u64::from(own);
                 let mut taking = u32::from(own > 0);
                 let mut currencies = false;
@@ -449,15 +445,11 @@ impl TicketSplit {
     fn water_fill(&mut self, tree: &ShareTree, i: u32) -> Split {
         let node = tree.at(i);
         self.parts.clear();
-        let own = if node.is_active() { node.tickets } else { 0 };
+        let own = node.own_weight();
         self.parts.push((f64::from(own), f64::from(node.demand)));
         for &c in &node.children {
             let child = tree.at(c);
-            let w = if child.active_below > 0 {
-                child.tickets
-            } else {
-                0
-            };
+            let w = child.weight_in_parent();
             self.parts.push((f64::from(w), child.demand_below as f64));
         }
         let real = self.real[i as usize];

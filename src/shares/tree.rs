@@ -408,6 +408,22 @@ impl Node {
         self.demand > 0 || self.recent
     }
 
+    /// The tickets its own jobs take part with in its split: its tickets
+    /// while it is active, else none.
+    pub(crate) fn own_weight(&self) -> u32 {
+        if self.is_active() { self.tickets } else { 0 }
+    }
+
+    /// The tickets it takes part with in its parent's split: its tickets while
+    /// an active share is below it (itself included), else none.
+    pub(crate) fn weight_in_parent(&self) -> u32 {
+        if self.active_below > 0 {
+            self.tickets
+        } else {
+            0
+        }
+    }
+
     fn new(tickets: u32, parent: Option<u32>) -> Self {
         Node {
             generation: 0,
