@@ -29,6 +29,11 @@ impl WorkerId {
     pub(crate) fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The worker whose [`WorkerId::index`] is `i`.
+    pub(crate) fn from_index(i: usize) -> Self {
+        WorkerId(i as u32)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]

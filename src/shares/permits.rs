@@ -6,8 +6,15 @@
 //! [`WorkerHandle::should_yield`] (one relaxed load) at its safe points, calling
 //! [`Permits::yield_now`] when it is set.
 //!
-//! Quanta need no timer thread: preemption only matters while someone waits, and
-//! waiters wake up every quantum to end it ([`Permits::tick_at`]). One mutex guards the
+//! Quanta need no timer thread: preemption only matters while someone waits. A
+//! holder passing a paced safe point after the quantum's end ends it
+//! ([`Permits::end_quantum_if_due`]), and one waiter, the *timekeeper*, wakes up
+//! at each end to end it where no holder passes one ([`Permits::tick_at`]); the
+//! other waiters sleep until a grant wakes them (with a long backstop timeout). A
+//! timekeeper that gets its core hands the duty to another waiter. So waking costs
+//! one thread per quantum however many wait: every waiter waking each quantum cost
+//! 200 shares on 2 cores twenty times the context switches, and a tenth of the
+//! machine's core time. One mutex guards the
 //! allocator; each worker has its own condition variable, so a grant wakes exactly
 //! the worker granted. Every grant is made and signalled under the lock, and a
 //! waiter re-checks its state under the lock before sleeping, so no wake-up is lost.
@@ -38,6 +45,9 @@ struct WorkerSlot {
     /// The processor its thread ran on when it last took a core or passed a paced
     /// safe point holding one (-1: unknown). A hint, so a plain std atomic.
     cpu: std::sync::atomic::AtomicI32,
+    /// Granted a core and woken, not yet running (counted in the permits'
+    /// `starting`). A hint, so a plain std atomic.
+    starting: std::sync::atomic::AtomicBool,
     wake: Condvar,
     on_flag: Option<OnFlag>,
 }
@@ -163,6 +173,13 @@ struct Inner {
     clocks: Vec<Option<ThreadClock>>,
     /// When each waiting worker's wait times out (`u64::MAX`: not waiting).
     wake_at: Vec<u64>,
+    /// The workers granted a core and woken that have not started running
+    /// (shared with [`Permits`], which reads it without the lock).
+    starting: Arc<std::sync::atomic::AtomicU32>,
+    /// The waiting worker that ends the quanta (wakes up at each end), if any
+    /// waits: a worker in [`Permits::wait_for_core`], which hands the duty on when
+    /// it leaves.
+    timekeeper: Option<WorkerId>,
     /// Whether holders whose processor another holder took give up their core at
     /// once (see [`Inner::give_up_for_off_core`]); off only in tests of the strict
     /// protocol, where at most one thread per core ever runs past its grant.
@@ -181,25 +198,46 @@ pub(crate) struct Permits {
     /// of the last call into the allocator, read without the lock (a hint, so a
     /// plain std atomic even in loom models).
     deferred_to: std::sync::atomic::AtomicUsize,
+    /// When the quantum under way ends, on the permits' clock, while a worker
+    /// waits; `u64::MAX` while none does. A holder passing a paced safe point
+    /// after that ends the quantum ([`Permits::end_quantum_if_due`]): the
+    /// timekeeper's wake-up may wait for a processor as long as the OS lets a
+    /// running thread keep it (several milliseconds), and quanta that ended that
+    /// late made turns two to four quanta long. Read without the lock (a hint,
+    /// so a plain std atomic even in loom models).
+    quantum_due: std::sync::atomic::AtomicU64,
+    /// How many workers were granted a core and woken and have not started
+    /// running yet ([`Permits::starting`]).
+    starting: Arc<std::sync::atomic::AtomicU32>,
 }
+
+/// How many quanta a waiter that is not the timekeeper sleeps at most: a slip in
+/// the hand-over of the duty delays the quanta by this much instead of stopping
+/// them.
+const BACKSTOP_QUANTA: u32 = 250;
 
 /// No share is deferred to.
 const NO_SLOT: usize = usize::MAX;
 
 impl Permits {
     pub(crate) fn new(config: Config) -> Self {
+        let starting = Arc::new(std::sync::atomic::AtomicU32::new(0));
         Permits {
             inner: Mutex::new(Inner {
                 alloc: Allocator::new(config),
                 slots: Vec::new(),
                 clocks: Vec::new(),
                 wake_at: Vec::new(),
+                starting: starting.clone(),
+                timekeeper: None,
                 off_core_rule: true,
                 last_tick: 0,
             }),
             origin: Instant::now(),
             quantum: Duration::from_nanos(config.quantum_nanos.max(1)),
             deferred_to: std::sync::atomic::AtomicUsize::new(NO_SLOT),
+            quantum_due: std::sync::atomic::AtomicU64::new(u64::MAX),
+            starting,
         }
     }
 
@@ -252,6 +290,61 @@ impl Permits {
         if deferred_to.load(std::sync::atomic::Ordering::Relaxed) != top {
             deferred_to.store(top, std::sync::atomic::Ordering::Relaxed);
         }
+    }
+
+    /// Notes when the quantum under way ends, if a worker waits (under the lock,
+    /// after each change of the last tick or of the timekeeper).
+    fn note_due(&self, inner: &Inner) {
+        let due = match inner.timekeeper {
+            Some(_) => inner.last_tick.saturating_add(self.quantum_nanos()),
+            None => u64::MAX,
+        };
+        let quantum_due = &self.quantum_due;
+        if quantum_due.load(std::sync::atomic::Ordering::Relaxed) != due {
+            quantum_due.store(due, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// At a paced safe point of a holder: if a worker waits and the quantum is
+    /// over, ends it (flags the holders that must give their core back, this one
+    /// maybe). A load while nobody waits, a clock read while the quantum lasts;
+    /// only when the lock is free.
+    pub(crate) fn end_quantum_if_due(&self) {
+        let due = self.quantum_due.load(std::sync::atomic::Ordering::Relaxed);
+        if due == u64::MAX {
+            return;
+        }
+        let now = self.now();
+        if now < due {
+            return;
+        }
+        let mut inner = match self.inner.try_lock() {
+            Ok(inner) => inner,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        };
+        let over = now.saturating_sub(inner.last_tick) >= self.quantum_nanos();
+        let flagged = if inner.timekeeper.is_some() && over {
+            let flagged = inner.tick(now);
+            self.note_deferred(&mut inner);
+            flagged
+        } else {
+            Vec::new()
+        };
+        self.note_due(&inner);
+        drop(inner);
+        flag_all(flagged);
+    }
+
+    /// Whether a worker was granted a core and woken, and has not started
+    /// running yet. A holder passing a paced safe point lets it run first (see
+    /// `PoolShares::on_paced_safe_point`): the OS may have queued it on this
+    /// holder's processor, since the one its waker leaves was still busy when
+    /// it woke it, and a kernel that balances an idle processor only now and
+    /// then left it there for milliseconds (a tenth of the hand-overs of 200
+    /// shares on 2 cores waited 1 to 8 ms, a core idle meanwhile).
+    pub(crate) fn starting(&self) -> bool {
+        self.starting.load(std::sync::atomic::Ordering::Relaxed) > 0
     }
 
     /// Nanoseconds since the permits were made: the allocator's clock.
@@ -322,6 +415,7 @@ impl Permits {
         let slot = Arc::new(WorkerSlot {
             yield_flag: AtomicBool::new(false),
             cpu: std::sync::atomic::AtomicI32::new(-1),
+            starting: std::sync::atomic::AtomicBool::new(false),
             wake: Condvar::new(),
             on_flag,
         });
@@ -337,6 +431,7 @@ impl Permits {
     /// Forgets worker `h` (its thread is gone; it holds no core and waits for none).
     pub(crate) fn unregister_worker(&self, h: &WorkerHandle) {
         let mut inner = self.lock();
+        inner.started(&h.slot);
         inner.alloc.remove_worker(h.id);
         inner.slots[h.id.index()] = None;
     }
@@ -417,6 +512,7 @@ impl Permits {
     /// paid for those gaps and completed fewer items than its fraction.
     fn start_clock(&self, h: &WorkerHandle, mut inner: MutexGuard<'_, Inner>) {
         h.note_cpu();
+        inner.started(&h.slot);
         let now = self.now();
         // The worker's thread may differ from the last time (threads retire).
         let clock = ThreadClock::current();
@@ -450,6 +546,7 @@ impl Permits {
             let mut inner = self.lock();
             let flagged = inner.tick(now);
             self.note_deferred(&mut inner);
+            self.note_due(&inner);
             flagged
         };
         flag_all(flagged);
@@ -462,21 +559,28 @@ impl Permits {
         mut inner: MutexGuard<'a, Inner>,
     ) -> MutexGuard<'a, Inner> {
         while !inner.alloc.is_holding(h.id) {
-            // Wake up at the end of the quantum, or when a kept core goes back to
-            // everyone, whichever comes first.
-            let mut wait = self.quantum;
+            // The timekeeper wakes up at the end of the quantum under way, or when
+            // a kept core goes back to everyone, whichever comes first; the others
+            // when granted a core, or after the backstop.
+            let keeper = *inner.timekeeper.get_or_insert(h.id) == h.id;
             let now = self.now();
-            if let Some(lapse) = inner.alloc.next_lapse() {
-                wait = wait.min(Duration::from_nanos(lapse.saturating_sub(now)));
-            }
+            let wait = if keeper {
+                let end = inner.last_tick.saturating_add(self.quantum_nanos());
+                let end = inner.alloc.next_lapse().map_or(end, |l| l.min(end));
+                Duration::from_nanos(end.saturating_sub(now))
+            } else {
+                self.quantum.saturating_mul(BACKSTOP_QUANTA)
+            };
+            // Finite from here until the worker leaves: it waits (awake or not).
             inner.wake_at[h.id.index()] = now.saturating_add(wait.as_nanos() as u64);
+            self.note_due(&inner);
+            inner.debug_check_timekeeper();
             let (guard, timeout) = h
                 .slot
                 .wake
                 .wait_timeout(inner, wait)
                 .unwrap_or_else(|e| e.into_inner());
             inner = guard;
-            inner.wake_at[h.id.index()] = u64::MAX;
             let now = self.now();
             // A kept core whose hold is over goes to the waiters. After a timeout,
             // whatever is free is handed out in any case: every path that frees a
@@ -489,7 +593,7 @@ impl Permits {
             }
             let quantum_over =
                 now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64;
-            if timeout.timed_out() && quantum_over && !inner.alloc.is_holding(h.id) {
+            if quantum_over && !inner.alloc.is_holding(h.id) {
                 let flagged = inner.tick(now);
                 self.note_deferred(&mut inner);
                 drop(inner);
@@ -497,6 +601,12 @@ impl Permits {
                 inner = self.lock();
             }
         }
+        inner.wake_at[h.id.index()] = u64::MAX;
+        if inner.timekeeper == Some(h.id) {
+            inner.pass_timekeeping(h.id);
+            self.note_due(&inner);
+        }
+        inner.debug_check_timekeeper();
         inner
     }
 
@@ -514,9 +624,19 @@ impl Permits {
         self.lock().alloc.is_holding(h.id)
     }
 
+    /// Checks the allocator's invariants, and that the timekeeper, if any, is a
+    /// worker that waits (for tests).
     #[cfg(test)]
     pub(crate) fn check(&self) {
-        self.lock().alloc.check();
+        let inner = self.lock();
+        inner.alloc.check();
+        if let Some(k) = inner.timekeeper {
+            assert_ne!(
+                inner.wake_at[k.index()],
+                u64::MAX,
+                "timekeeper {k:?} does not wait"
+            );
+        }
     }
 }
 
@@ -548,6 +668,36 @@ impl Inner {
             if let Some(t) = self.clocks[w.index()].and_then(ThreadClock::read) {
                 self.alloc.note_time(w, t);
             }
+        }
+    }
+
+    /// The timekeeper `me` got its core: the duty goes to the waiter due to wake
+    /// up first (woken now, to wait a quantum instead), or to the next worker to
+    /// wait if none does. A waiter granted a core that it has not taken yet is
+    /// passed over: it is about to leave too.
+    fn pass_timekeeping(&mut self, me: WorkerId) {
+        let next = (0..self.wake_at.len())
+            .filter(|&i| i != me.index() && self.wake_at[i] != u64::MAX)
+            .map(WorkerId::from_index)
+            .filter(|&w| !self.alloc.is_holding(w))
+            .min_by_key(|w| self.wake_at[w.index()]);
+        self.timekeeper = next;
+        if let Some(slot) = next.and_then(|w| self.slots[w.index()].as_ref()) {
+            slot.wake.notify_one();
+        }
+    }
+
+    /// In debug builds: while some worker waits without a core, the timekeeper
+    /// is one that waits.
+    fn debug_check_timekeeper(&self) {
+        if cfg!(debug_assertions) {
+            let waits = |i: usize| self.wake_at[i] != u64::MAX;
+            let someone = (0..self.wake_at.len())
+                .any(|i| waits(i) && !self.alloc.is_holding(WorkerId::from_index(i)));
+            assert!(
+                !someone || self.timekeeper.is_some_and(|k| waits(k.index())),
+                "a worker waits with nobody to end its quanta"
+            );
         }
     }
 
@@ -620,10 +770,22 @@ impl Inner {
     }
 
     fn notify(&self, workers: impl Iterator<Item = WorkerId>) {
+        use std::sync::atomic::Ordering::Relaxed;
         for w in workers {
             if let Some(slot) = &self.slots[w.index()] {
+                if !slot.starting.swap(true, Relaxed) {
+                    self.starting.fetch_add(1, Relaxed);
+                }
                 slot.wake.notify_one();
             }
+        }
+    }
+
+    /// The worker of `slot` runs (or is gone): it no longer counts as starting.
+    fn started(&self, slot: &WorkerSlot) {
+        use std::sync::atomic::Ordering::Relaxed;
+        if slot.starting.swap(false, Relaxed) {
+            self.starting.fetch_sub(1, Relaxed);
         }
     }
 }

@@ -156,8 +156,11 @@ impl PoolShares {
     /// preempt a running thread for a waking one (a server kernel: no wake-up
     /// preemption while the running thread's time slice lasts, and slices end at
     /// a timer tick, 4 ms at 250 Hz) left that thread waiting up to several
-    /// milliseconds behind the holders, whatever the tickets said. With nothing
-    /// else ready, the yield returns at once. Notes the processor it runs on too.
+    /// milliseconds behind the holders, whatever the tickets said. It yields too
+    /// while a worker granted a core has not started running (see
+    /// `Permits::starting`). With nothing else ready, the yield returns at once.
+    /// Notes the processor it runs on too, and ends the quantum if it is over
+    /// while a worker waits (see `Permits::end_quantum_if_due`).
     /// Returns whether it yielded.
     pub(crate) fn on_paced_safe_point(&self, index: usize) -> bool {
         let Some(m) = self.member.get() else {
@@ -167,9 +170,10 @@ impl PoolShares {
             // Where it runs now, for a waiter to tell whether it can (see
             // `Permits`' `give_up_for_off_core`).
             h.note_cpu();
+            m.permits.end_quantum_if_due();
             m.permits.spread(h);
         }
-        let defers = m.permits.defers_to_other(m.id);
+        let defers = m.permits.defers_to_other(m.id) || m.permits.starting();
         if defers {
             std::thread::yield_now();
         }

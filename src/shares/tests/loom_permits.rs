@@ -102,3 +102,36 @@ fn loom_preempted_holder_hands_its_core_over() {
         p.check();
     });
 }
+
+#[test]
+fn loom_timekeeping_passes_to_a_waiter_that_stays() {
+    // Two workers wait while a third holds the only core; one of them is the
+    // timekeeper. Whichever gets the core first, the duty passes to the other if
+    // it still waits (or to nobody once neither does): a worker never sleeps
+    // without a timekeeper that waits (a debug assertion), and none is left over
+    // at the end (`check`).
+    loom::model(|| {
+        let p = permits(1);
+        let a = p.add_share(p.root(), 1).unwrap();
+        let b = p.add_share(p.root(), 1).unwrap();
+        let c = p.add_share(p.root(), 1).unwrap();
+        let ha = p.register_worker();
+        p.acquire_at(&ha, a, 0);
+        let waiters: Vec<_> = [(b, 10), (c, 20)]
+            .into_iter()
+            .map(|(s, t)| {
+                let p = p.clone();
+                let h = p.register_worker();
+                loom::thread::spawn(move || {
+                    p.acquire_at(&h, s, t);
+                    p.release_at(&h, t + 50);
+                })
+            })
+            .collect();
+        p.release_at(&ha, 30);
+        for w in waiters {
+            w.join().unwrap();
+        }
+        p.check();
+    });
+}
