@@ -102,3 +102,22 @@ fn shares_count_their_own_work() {
     );
     assert_eq!(p.stats().jobs, 0);
 }
+
+#[test]
+fn the_allocator_counts_its_calls_for_the_whole_pool() {
+    let p = pool(2);
+    assert_eq!(p.stats().allocator_calls, 0, "no share, no allocator");
+    let s = p.share(100).unwrap();
+    let other = p.share(1).unwrap();
+    s.install(join_run_elsewhere);
+    let first = s.stats();
+    // Every grant and give-back is a call, and so is each reading.
+    assert!(first.allocator_calls >= first.grants, "{first:?}");
+    assert!(first.allocator_waits <= first.allocator_calls);
+    other.install(join_run_elsewhere);
+    // The same counters whichever share or pool reads them, and they only grow.
+    let (a, b) = (other.stats(), p.stats());
+    assert!(a.allocator_calls > first.allocator_calls, "{a:?}");
+    assert!(b.allocator_calls > a.allocator_calls, "{b:?}");
+    assert!(b.allocator_wait_time >= first.allocator_wait_time);
+}

@@ -11,4 +11,10 @@ pub(crate) struct ShareStats {
     pub(crate) parks: u64,
     /// Times one of its workers gave its core back because it was over its share.
     pub(crate) preemptions: u64,
+    /// Calls into the pool's allocator that took its lock, by every share.
+    pub(crate) allocator_calls: u64,
+    /// Those of them that found the lock held and waited for it.
+    pub(crate) allocator_waits: u64,
+    /// The time they waited, in nanoseconds.
+    pub(crate) allocator_wait_nanos: u64,
 }

@@ -209,6 +209,11 @@ pub(crate) struct Permits {
     /// How many workers were granted a core and woken and have not started
     /// running yet ([`Permits::starting`]).
     starting: Arc<std::sync::atomic::AtomicU32>,
+    /// Calls that took the lock, those that waited for it, and how long they
+    /// waited (ns): the figures of [`crate::ShareStats::allocator_calls`].
+    lock_calls: std::sync::atomic::AtomicU64,
+    lock_waits: std::sync::atomic::AtomicU64,
+    lock_wait_nanos: std::sync::atomic::AtomicU64,
 }
 
 /// How many quanta a waiter that is not the timekeeper sleeps at most: a slip in
@@ -238,6 +243,9 @@ impl Permits {
             deferred_to: std::sync::atomic::AtomicUsize::new(NO_SLOT),
             quantum_due: std::sync::atomic::AtomicU64::new(u64::MAX),
             starting,
+            lock_calls: std::sync::atomic::AtomicU64::new(0),
+            lock_waits: std::sync::atomic::AtomicU64::new(0),
+            lock_wait_nanos: std::sync::atomic::AtomicU64::new(0),
         }
     }
 
@@ -353,8 +361,21 @@ impl Permits {
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.lock_calls.fetch_add(1, Relaxed);
         // The allocator panics only on a caller's bug; its state stays consistent.
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        match self.inner.try_lock() {
+            Ok(inner) => inner,
+            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => {
+                let t = Instant::now();
+                let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+                self.lock_waits.fetch_add(1, Relaxed);
+                let waited = t.elapsed().as_nanos() as u64;
+                self.lock_wait_nanos.fetch_add(waited, Relaxed);
+                inner
+            }
+        }
     }
 
     /// Runs `f` on the allocator under the lock (share management, stats).
@@ -401,6 +422,10 @@ impl Permits {
         inner.refresh();
         let mut stats = inner.alloc.stats(share);
         stats.core_nanos += inner.alloc.uncharged_nanos(share, now);
+        use std::sync::atomic::Ordering::Relaxed;
+        stats.allocator_calls = self.lock_calls.load(Relaxed);
+        stats.allocator_waits = self.lock_waits.load(Relaxed);
+        stats.allocator_wait_nanos = self.lock_wait_nanos.load(Relaxed);
         stats
     }
 

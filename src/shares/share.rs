@@ -44,7 +44,8 @@ pub struct Share {
 /// What a pool or a share received and did so far (see [`ThreadPool::stats`] and
 /// [`Share::stats`]): from the division of the cores, core time, grants, parks and
 /// preemptions; from its own workers' counters, jobs, steals, `join` halves published
-/// and claimed, sleeps and wake-ups.
+/// and claimed, sleeps and wake-ups; and how busy the pool's allocator is (its
+/// calls, and those that waited for its lock), the same for the pool and each share.
 ///
 /// Each worker counts for itself (no shared counter is written), and only where it
 /// does something costly anyway, never on the fast path of a `join`: the counting is
@@ -62,6 +63,8 @@ pub struct Share {
 /// assert!(st.grants >= 1);
 /// assert!(st.jobs >= 1);
 /// assert!(st.steals <= st.jobs);
+/// assert!(st.allocator_waits <= st.allocator_calls);
+/// assert!(pool.stats().allocator_calls >= st.allocator_calls);
 /// ```
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -94,6 +97,15 @@ pub struct ShareStats {
     /// waits on, the pool's end); a sleeper that naps and wakes by itself is not
     /// counted.
     pub wake_ups: u64,
+    /// Calls into the allocator that divides the pool's cores (a grant, a
+    /// give-back, the end of a quantum, a share made or dropped, a reading of
+    /// these figures), made by the pool and every share of it: the same figure in
+    /// the stats of each. Each takes the allocator's one lock.
+    pub allocator_calls: u64,
+    /// Those calls that found the allocator's lock held by another and waited.
+    pub allocator_waits: u64,
+    /// The time those calls waited for the lock, all together.
+    pub allocator_wait_time: Duration,
 }
 
 impl ShareStats {
@@ -111,6 +123,9 @@ impl ShareStats {
             frames_claimed: counted.frames_claimed,
             sleeps: counted.sleeps,
             wake_ups: counted.wake_ups,
+            allocator_calls: st.allocator_calls,
+            allocator_waits: st.allocator_waits,
+            allocator_wait_time: Duration::from_nanos(st.allocator_wait_nanos),
         }
     }
 }
