@@ -29,6 +29,9 @@
 //!   entitled to a core or more on average (`n` such windows);
 //! * `wait p50/p99/max`: hand-over latency, the simulated time from a worker's request
 //!   to its grant, for requests made while its share held fewer cores than its part;
+//! * `first p50/p99/max`: the first core of a burst (`server`), the simulated time
+//!   from the start of a query's burst to its first grant, for the bursts of shares
+//!   entitled to a core or more (a burst that ends first counts its whole length);
 //! * `dec/s`: allocator decisions (calls made under the permits' lock) per simulated
 //!   second;
 //! * `ns/dec` and `p99 µs`: the real time of one decision on this machine, mean and
@@ -115,6 +118,8 @@ struct Query {
     /// This window: core time held, and the integral of its part.
     got: u64,
     part: f64,
+    /// When its burst under way started, until it got its first core.
+    burst_from: Option<u64>,
 }
 
 struct Config {
@@ -138,6 +143,9 @@ struct Sim {
     costs: Vec<u32>,
     timer_overhead: f64,
     waits: Vec<u64>,
+    /// The wait of each burst for its first core, of the shares entitled to a
+    /// core or more then (measured part only).
+    firsts: Vec<u64>,
     /// Worst error over the windows: points, relative (and how many windows counted).
     worst_points: f64,
     worst_rel: f64,
@@ -216,6 +224,7 @@ impl Sim {
             costs: Vec::new(),
             timer_overhead: timer_overhead(),
             waits: Vec::new(),
+            firsts: Vec::new(),
             worst_points: 0.0,
             worst_rel: 0.0,
             rel_windows: 0,
@@ -261,6 +270,7 @@ impl Sim {
             left: false,
             got: 0,
             part: 0.0,
+            burst_from: Some(self.now),
         });
     }
 
@@ -279,6 +289,7 @@ impl Sim {
                     self.measuring = true;
                     self.costs.clear();
                     self.waits.clear();
+                    self.firsts.clear();
                 }
             }
         }
@@ -319,6 +330,12 @@ impl Sim {
             } else if now >= query.next_change {
                 let on = query.want == 0;
                 query.want = if on { query.burst } else { 0 };
+                // A burst that ends before its first core waited all of it.
+                let unserved = std::mem::replace(&mut query.burst_from, on.then_some(now));
+                let entitled = self.alloc.part(query.share) >= 1.0;
+                if let Some(t) = unserved.filter(|_| self.measuring && !on && entitled) {
+                    self.firsts.push(now - t);
+                }
                 let mean = if on { 200_000_000 } else { 100_000_000 };
                 query.next_change = now + self.rng.exp(mean);
             }
@@ -371,7 +388,9 @@ impl Sim {
             let due = self.below_part(q);
             self.queries[q].workers[i].busy = true;
             let granted = timed!(self, self.alloc.request(id, share, now));
-            if !self.alloc.is_holding(id) {
+            if self.alloc.is_holding(id) {
+                self.first_core(q);
+            } else {
                 self.queries[q].workers[i].waiting = Some((now, due));
                 let flagged = timed!(self, self.alloc.contend(share, now));
                 drop(flagged);
@@ -409,10 +428,20 @@ impl Sim {
         query.workers.len() - 1
     }
 
+    /// Query `q` holds a core: if its burst was waiting for its first, notes how long.
+    fn first_core(&mut self, q: usize) {
+        if let Some(t) = self.queries[q].burst_from.take() {
+            if self.measuring && self.alloc.part(self.queries[q].share) >= 1.0 {
+                self.firsts.push(self.now - t);
+            }
+        }
+    }
+
     /// Notes the hand-over latency of workers just granted a core.
     fn granted(&mut self, granted: Vec<SimWorker>) {
         for id in granted {
             let (q, i) = self.owner[id.index()];
+            self.first_core(q);
             if let Some((since, due)) = self.queries[q].workers[i].waiting.take() {
                 if due && self.measuring {
                     self.waits.push(self.now - since);
@@ -485,15 +514,18 @@ impl Sim {
             .copied()
             .unwrap_or(0);
         self.waits.sort_unstable();
-        let pct = |p: f64| -> f64 {
-            match self.waits.len() {
+        self.firsts.sort_unstable();
+        let pct_of = |v: &[u64], p: f64| -> f64 {
+            match v.len() {
                 0 => 0.0,
-                n => self.waits[((n - 1) as f64 * p) as usize] as f64 / 1e6,
+                n => v[((n - 1) as f64 * p) as usize] as f64 / 1e6,
             }
         };
+        let pct = |p: f64| pct_of(&self.waits, p);
+        let first = |p: f64| pct_of(&self.firsts, p);
         let per_second = decisions / seconds;
         println!(
-            "{:>4} {:>5} {workload:>6} {policy:>7} | {:>5.2} {:>5.1}% {:>5} | {:>5.2} {:>6.2} {:>7.2} | {:>9.0} {:>8.0} {:>8.0} {:>6.3}",
+            "{:>4} {:>5} {workload:>6} {policy:>7} | {:>5.2} {:>5.1}% {:>5} | {:>5.2} {:>6.2} {:>7.2} | {:>5.2} {:>6.2} {:>7.2} | {:>9.0} {:>8.0} {:>8.0} {:>6.3}",
             self.cfg.cores,
             self.cfg.shares,
             self.worst_points,
@@ -502,6 +534,9 @@ impl Sim {
             pct(0.5),
             pct(0.99),
             pct(1.0),
+            first(0.5),
+            first(0.99),
+            first(1.0),
             per_second,
             ns,
             f64::from(p99) / 1e3,
@@ -578,7 +613,7 @@ fn main() {
         seconds - 1
     );
     println!(
-        "cores shares workload policy | pts   rel    n | wait ms: p50 p99 max | dec/s ns/dec p99 µs lock"
+        "cores shares workload policy | pts   rel    n | wait ms: p50 p99 max | first ms: p50 p99 max | dec/s ns/dec p99 µs lock"
     );
     for &workload in &workloads {
         for &policy in &policies {
