@@ -423,10 +423,13 @@ where
 /// the front of `dest` and the greater tail to its back. The two halves are
 /// independent chains of comparisons that the processor overlaps, and one loop
 /// counter serves both; with runs of about equal length (those of a merge sort
-/// of random input) this moves nearly everything. It runs as many steps as the
-/// shorter run is long, during which neither end can run past a run's end,
-/// whatever the comparator answers; then a one-ended merge finishes the
-/// middle.
+/// of random input) this moves nearly everything. It runs in rounds of half as
+/// many steps as the shorter run has elements left ([`Ends::safe_steps`]): in
+/// a round neither end can reach an element the other end has taken, whatever
+/// the comparator answers, so no element is compared after it was copied out
+/// (a change the comparator made to it through a shared reference would be
+/// lost, and a copy that still owned what the comparator had moved out of it
+/// dropped twice). Then a one-ended merge finishes the middle.
 ///
 /// The runs are only read, and `rest` is not touched until the two-ended loop
 /// is over: a panic in it leaves `rest` whole, and dropping it moves both runs
@@ -445,21 +448,10 @@ unsafe fn merge_bidirectional<T, F>(rest: MoveRest<T>, compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let (n_left, n_right) = rest.lens();
-    let steps = n_left.min(n_right);
-    // SAFETY: `rest` is valid (the caller's contract), and `steps` is its
-    // shorter run's length.
+    // SAFETY: `rest` is valid (the caller's contract).
     unsafe {
         let mut ends = Ends::new(&rest);
-        // Two steps per round: the loop's own counting is a fair part of
-        // a step's cost for small elements.
-        for _ in 0..steps / 2 {
-            ends.step(compare);
-            ends.step(compare);
-        }
-        if steps % 2 == 1 {
-            ends.step(compare);
-        }
+        ends.run(compare);
         ends.finish(rest, compare);
     }
 }
@@ -477,23 +469,22 @@ unsafe fn merge_bidirectional_pair<T, F>(a: MoveRest<T>, b: MoveRest<T>, compare
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let steps_a = a.lens().0.min(a.lens().1);
-    let steps_b = b.lens().0.min(b.lens().1);
-    let both = steps_a.min(steps_b);
-    // SAFETY: each `rest` is valid and each takes at most its shorter run's
-    // length in steps.
+    // SAFETY: each `rest` is valid and each round of each takes at most its
+    // `Ends::safe_steps` steps.
     unsafe {
         let (mut ends_a, mut ends_b) = (Ends::new(&a), Ends::new(&b));
-        for _ in 0..both {
-            ends_a.step(compare);
-            ends_b.step(compare);
+        loop {
+            let both = ends_a.safe_steps().min(ends_b.safe_steps());
+            if both == 0 {
+                break;
+            }
+            for _ in 0..both {
+                ends_a.step(compare);
+                ends_b.step(compare);
+            }
         }
-        for _ in both..steps_a {
-            ends_a.step(compare);
-        }
-        for _ in both..steps_b {
-            ends_b.step(compare);
-        }
+        ends_a.run(compare);
+        ends_b.run(compare);
         ends_a.finish(a, compare);
         ends_b.finish(b, compare);
     }
@@ -532,16 +523,63 @@ impl<T> Ends<T> {
         }
     }
 
+    /// How many steps a round may take from here: half the elements left in
+    /// the shorter run. A run of `m` elements left loses at most one at each
+    /// end per step, so after `k - 1 < m / 2` steps at most `2k - 2 < m` are
+    /// taken, and the elements step `k` compares (the next one at the front
+    /// and the last one at the back of each run) are still untaken, whatever
+    /// the comparator answered.
+    #[inline(always)]
+    fn safe_steps(&self) -> usize {
+        let size = size_of::<T>().max(1);
+        let left = (self.left_last as usize)
+            .wrapping_add(size)
+            .wrapping_sub(self.left as usize);
+        let right = (self.right_last as usize)
+            .wrapping_add(size)
+            .wrapping_sub(self.right as usize);
+        left.min(right) / size / 2
+    }
+
+    /// Steps in rounds of [`Ends::safe_steps`] until a run is down to one
+    /// element.
+    ///
+    /// # Safety
+    /// As [`Ends::new`]'s.
+    #[inline(always)]
+    unsafe fn run<F>(&mut self, compare: &F)
+    where
+        F: Fn(&T, &T) -> Ordering,
+    {
+        loop {
+            let steps = self.safe_steps();
+            if steps == 0 {
+                return;
+            }
+            // SAFETY: a round of `safe_steps` steps. Two steps per turn: the
+            // loop's own counting is a fair part of a step's cost for small
+            // elements.
+            unsafe {
+                for _ in 0..steps / 2 {
+                    self.step(compare);
+                    self.step(compare);
+                }
+                if steps % 2 == 1 {
+                    self.step(compare);
+                }
+            }
+        }
+    }
+
     /// One step at each end.
     ///
     /// # Safety
-    /// Fewer steps than the shorter run's length were taken before: at step
-    /// `k` (from 0) the front pointers are at most `k` past the runs' starts
-    /// and the back ones at most `k` before the runs' last elements, so every
-    /// read is inside its run (the back pointers may end one before a run,
-    /// hence the wrapping arithmetic; they are not read then). The front
-    /// writes `dest[..steps]`, the back `dest[n - steps..]`, disjoint as
-    /// `2 * steps <= n`; the runs do not overlap `dest`.
+    /// The step is within a round of [`Ends::safe_steps`] steps: every element
+    /// read is one neither end has taken, inside its run (the back pointers
+    /// may end one before a run, hence the wrapping arithmetic; they are not
+    /// read then). The front and back write the places of `dest` next to the
+    /// ones they wrote last, which stay apart as each takes an untaken
+    /// element; the runs do not overlap `dest`.
     #[inline(always)]
     unsafe fn step<F>(&mut self, compare: &F)
     where
