@@ -13,13 +13,17 @@
 //! (`random`, `few` (16 distinct values), `sorted`, `reversed`, `ascending`
 //! or `descending` (√n random swaps), `wide64` (`[u64; 8]` by its first field), `wide128`
 //! (`[u64; 16]`), `pairs` (`(u32, u32)`, the first below 1,000), `records`
-//! (`(u64, u64)`), `string`);
+//! (`(u64, u64)`), `f64` (by `total_cmp`), `string`);
 //! the length. `THREADS` sets the pools' threads
 //! (default 1); with more, count with `--toggle-collect='*slice::sort*'`, which
 //! takes in the pieces the other threads run.
 
 use std::cmp::Ordering;
 use std::hint::black_box;
+
+#[path = "common/sort_grid.rs"]
+#[allow(dead_code)] // only the `f64` shape is taken from the grid
+mod sort_grid;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -135,6 +139,7 @@ fn main() {
             who,
             stable,
         ),
+        "f64" => run(&mut sort_grid::floats(&random), who, stable),
         "string" => run(
             &mut random.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
             who,

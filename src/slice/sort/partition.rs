@@ -1,11 +1,14 @@
 //! In-place two-way partition of a slice by a predicate.
 //!
 //! Three schemes, picked by the element size, none with a branch on the
-//! predicate's answers in its main loop. Elements of one or two words take a
-//! Lomuto pass that swaps every element (a swap is two loads and two stores in
+//! predicate's answers in its main loop. One-word elements take a Lomuto pass
+//! that swaps every element (a swap is two loads and two stores in
 //! registers). Elements up to four words take a Lomuto pass that keeps one
 //! element out of the slice and moves every other one twice: two copies per
-//! element instead of a swap's three. Larger elements take Hoare's scheme by
+//! element instead of a swap's three. (A swap of two-word elements went
+//! through the stack, one more store each iteration's loads waited on: the
+//! pass with a hole sorted `(u64, u64)`s in a tenth less time and 5% fewer
+//! instructions.) Larger elements take Hoare's scheme by
 //! blocks, which only moves the elements on the wrong side, one swap per pair,
 //! and collects them without branching (measured with callgrind, sequential
 //! unstable sort of 50,000 elements: 64-byte elements 29% fewer instructions
@@ -23,7 +26,7 @@ use std::ptr;
 use super::insertion::Hole;
 
 /// Elements up to this size are partitioned by swaps.
-const SWAP_MAX_SIZE: usize = 16;
+const SWAP_MAX_SIZE: usize = 8;
 
 /// Elements up to this size are partitioned by the Lomuto pass with a hole.
 const BRANCHLESS_MAX_SIZE: usize = 32;

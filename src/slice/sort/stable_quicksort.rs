@@ -23,9 +23,10 @@
 //! to the merge sort, so the sort stays O(n log n).
 
 use std::cmp::Ordering;
+use std::mem::ManuallyDrop;
 use std::ptr;
 
-use super::insertion::insertion_sort;
+use super::insertion::{Hole, insertion_sort};
 use super::is_less;
 use super::merge_sort::seq_merge_sort_with;
 use super::par_merge::merge_into;
@@ -213,29 +214,41 @@ where
     // until the copy back. Each element is copied once, to the front or the
     // back of the free places of `buf` (see `Fill`), so every write is in
     // bounds and none overwrites another. A panic in `goes_left` leaves the
-    // slice untouched, and `buf` owns nothing.
+    // slice untouched but for the pivot's place, which `held` writes back,
+    // and `buf` owns nothing.
     unsafe {
         let mut fill = Fill {
             buf,
             rev: buf.add(len),
             n_left: 0,
         };
-        // The pivot is compared in the slice until its copy is made, then in
-        // the buffer, the copy that ends in the slice: whatever a comparator
-        // changes through a shared reference stays.
-        let mut pivot_at: *const T = src.add(pivot);
-        let put_all = |fill: &mut Fill<T>, pivot_at: *const T, from: usize, to: usize| {
+        // The pivot is compared in a copy on the stack, passed to the loop
+        // by reference: the compiler then knows that the buffer's stores
+        // leave it alone and keeps it (for `f64`s, its `total_cmp` key) in
+        // registers, where the pivot in the slice or the buffer was loaded
+        // and converted again for each element (`f64`s by `total_cmp`, 1000:
+        // a sixth fewer instructions for the whole sort). This copy is the one that
+        // ends in the slice: `held` writes it over the pivot's place when
+        // dropped, its old place if `goes_left` panics, its new place after
+        // the copy back, so whatever a comparator changes through a shared
+        // reference stays, and the stale copy moved with the others is
+        // overwritten.
+        let mut held = Hole {
+            element: ManuallyDrop::new(ptr::read(src.add(pivot))),
+            dest: src.add(pivot),
+        };
+        let put_all = |fill: &mut Fill<T>, pivot: &T, from: usize, to: usize| {
             // Four at a time: the loop's own counting is a fair part of the
             // cost of one element of `u64`s.
             let mut at = src.add(from);
             for _ in 0..(to - from) / 4 {
                 for k in 0..4 {
-                    fill.put(at.add(k), goes_left(&*at.add(k), &*pivot_at));
+                    fill.put(at.add(k), goes_left(&*at.add(k), pivot));
                 }
                 at = at.add(4);
             }
             for k in 0..(to - from) % 4 {
-                fill.put(at.add(k), goes_left(&*at.add(k), &*pivot_at));
+                fill.put(at.add(k), goes_left(&*at.add(k), pivot));
             }
         };
         // The pivot and the tracked element in the order they come, each with
@@ -253,20 +266,17 @@ where
             if at == usize::MAX {
                 break;
             }
-            put_all(&mut fill, pivot_at, from, at);
+            put_all(&mut fill, &held.element, from, at);
             let left = if at == pivot {
                 pivot_left
             } else {
-                goes_left(&*src.add(at), &*pivot_at)
+                goes_left(&*src.add(at), &held.element)
             };
             *rank = (fill.n_left, left);
-            let place = fill.put(src.add(at), left);
-            if at == pivot {
-                pivot_at = place;
-            }
+            fill.put(src.add(at), left);
             from = at + 1;
         }
-        put_all(&mut fill, pivot_at, from, len);
+        put_all(&mut fill, &held.element, from, len);
         let n_left = fill.n_left;
         // Copy back: the left side in order, the right side (which filled
         // `buf` from its end down) reversed.
@@ -285,15 +295,18 @@ where
             if left { before } else { n_left + (at - before) }
         };
         let new_first = new_index(first, ranks[0]);
-        if tracked == usize::MAX {
-            return (n_left, new_first, None);
-        }
-        let new_second = new_index(second, ranks[1]);
-        if tracked < pivot {
-            (n_left, new_second, Some(new_first))
+        let result = if tracked == usize::MAX {
+            (n_left, new_first, None)
         } else {
-            (n_left, new_first, Some(new_second))
-        }
+            let new_second = new_index(second, ranks[1]);
+            if tracked < pivot {
+                (n_left, new_second, Some(new_first))
+            } else {
+                (n_left, new_first, Some(new_second))
+            }
+        };
+        held.dest = src.add(result.1);
+        result
     }
 }
 
@@ -352,12 +365,12 @@ struct Fill<T> {
 }
 
 impl<T> Fill<T> {
-    /// Copies `*x` to the next place of its side, and returns that place.
+    /// Copies `*x` to the next place of its side.
     ///
     /// # Safety
     /// Fewer than `len` elements were put so far.
     #[inline(always)]
-    unsafe fn put(&mut self, x: *const T, left: bool) -> *const T {
+    unsafe fn put(&mut self, x: *const T, left: bool) {
         // SAFETY: with `i < len` elements put, `n_left <= i`: the front place
         // `n_left` and the back place `len - 1 - (i - n_left)` are free and in
         // bounds (they are equal only when this is the last place).
@@ -367,7 +380,6 @@ impl<T> Fill<T> {
             let place = base.add(self.n_left);
             ptr::copy_nonoverlapping(x, place, 1);
             self.n_left += left as usize;
-            place
         }
     }
 }
