@@ -100,7 +100,9 @@ pub struct ShareStats {
     /// Calls into the allocator that divides the pool's cores (a grant, a
     /// give-back, the end of a quantum, a share made or dropped, a reading of
     /// these figures), made by the pool and every share of it: the same figure in
-    /// the stats of each. Each takes the allocator's one lock.
+    /// the stats of each. Each takes the allocator's one lock, waiting for it if
+    /// it is held (the quick looks of busy workers, which skip the allocator
+    /// when its lock is held, are not counted).
     pub allocator_calls: u64,
     /// Those calls that found the allocator's lock held by another and waited.
     pub allocator_waits: u64,
