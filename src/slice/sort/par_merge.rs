@@ -205,6 +205,66 @@ pub(super) unsafe fn merge_into<T, F>(
     }
 }
 
+/// Merges two sorted runs of `N` elements each, `left[..N]` and `right[..N]`,
+/// into `dest[..2 * N]` (the left one first on ties), from both ends at once as
+/// [`merge_into`] does, for the short runs of the stable sort's blocks: all `N`
+/// steps, unrolled, with no check of the runs' ends, and the elements copied
+/// only once every comparison is made. An end may compare an element the
+/// other took (near the end of the merge, where a run runs out); as nothing
+/// has been copied yet, every change the comparator makes to an element
+/// through a shared reference is in the copy that ends in `dest`. The choices
+/// are kept as pointers on the stack, `2 * N` of them, and followed after.
+///
+/// If the comparator contradicted itself so that the ends took some element
+/// twice, or if it panics, the runs are moved to `dest` unmerged.
+///
+/// # Safety
+/// As [`merge_into`] with `n_left = n_right = N`.
+#[inline(always)]
+pub(super) unsafe fn merge_into_even<T, F, const N: usize>(
+    left: *mut T,
+    right: *mut T,
+    dest: *mut T,
+    compare: &F,
+) where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: the caller gives these ranges to this merge alone; every read
+    // below is inside a run (at step `k` the front pointers are at most `k`
+    // past the runs' starts and the back ones at most `k` before their last
+    // elements), and nothing is written until the comparisons are over.
+    unsafe {
+        let mut rest = MoveRest::new(SendPtr(left), N, SendPtr(right), N, SendPtr(dest));
+        let mut picks = [std::mem::MaybeUninit::<*const T>::uninit(); 64];
+        assert!(2 * N <= picks.len(), "a short run");
+        let (mut l, mut r) = (left, right);
+        let (mut l_last, mut r_last) = (left.wrapping_add(N - 1), right.wrapping_add(N - 1));
+        for k in 0..N {
+            let take_right = is_less(compare, &*r, &*l);
+            picks[k].write(if take_right { r } else { l });
+            r = r.wrapping_add(take_right as usize);
+            l = l.wrapping_add(1).wrapping_sub(take_right as usize);
+            // Ties go to the right run's last element, which comes last.
+            let take_left = is_less(compare, &*r_last, &*l_last);
+            picks[2 * N - 1 - k].write(if take_left { l_last } else { r_last });
+            l_last = l_last.wrapping_sub(take_left as usize);
+            r_last = r_last.wrapping_sub(1).wrapping_add(take_left as usize);
+        }
+        // Each element taken once: the front and back met in both runs.
+        if l == l_last.wrapping_add(1) && r == r_last.wrapping_add(1) {
+            for (i, pick) in picks[..2 * N].iter().enumerate() {
+                ptr::copy_nonoverlapping(pick.assume_init(), dest.add(i), 1);
+            }
+            // Nothing left to move.
+            rest.left = rest.left_end;
+            rest.right = rest.right_end;
+        }
+        // Dropping `rest` moves what it still holds: nothing, or both runs
+        // unmerged.
+        drop(rest);
+    }
+}
+
 /// Merges what `rest` describes, splitting it in parallel above `grain`.
 /// Whatever happens (a panic here, or a half that the pool never runs because
 /// the other half panicked), every guard is dropped or finishes, so `dest`

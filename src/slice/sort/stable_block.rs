@@ -1,7 +1,7 @@
 //! Sorted runs of [`BLOCK`] elements for the stable merge sort, made without
 //! a branch that depends on the comparator's answers: each group of four is
 //! sorted by a network of five comparisons into the buffer, then the groups
-//! are merged in pairs from both ends at once ([`merge_into`]), back and forth
+//! are merged in pairs from both ends at once ([`merge_into_even`]), back and forth
 //! between the buffer and the slice, three times.
 //!
 //! A binary insertion sort makes a few comparisons fewer, but each of its
@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 use std::ptr;
 
 use super::is_less;
-use super::par_merge::merge_into;
+use super::par_merge::merge_into_even;
 
 /// The length of the runs [`sort_block`] makes.
 pub(super) const BLOCK: usize = 32;
@@ -46,12 +46,12 @@ where
             sort4_into(v.add(k), buf.add(k), compare);
         }
         for k in (0..BLOCK).step_by(8) {
-            merge_into(buf.add(k), 4, buf.add(k + 4), 4, v.add(k), compare);
+            merge_into_even::<T, F, 4>(buf.add(k), buf.add(k + 4), v.add(k), compare);
         }
         for k in (0..BLOCK).step_by(16) {
-            merge_into(v.add(k), 8, v.add(k + 8), 8, buf.add(k), compare);
+            merge_into_even::<T, F, 8>(v.add(k), v.add(k + 8), buf.add(k), compare);
         }
-        merge_into(buf, 16, buf.add(16), 16, v, compare);
+        merge_into_even::<T, F, 16>(buf, buf.add(16), v, compare);
     }
 }
 
