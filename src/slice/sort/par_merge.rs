@@ -672,8 +672,9 @@ impl<T> Ends<T> {
     /// One step at each end.
     ///
     /// # Safety
-    /// The step is within a round of [`Ends::safe_steps`] steps: every element
-    /// read is one neither end has taken, inside its run (the back pointers
+    /// Each run has two elements left that neither end has taken, or the step
+    /// is one of the first [`Ends::safe_steps`] from the start of the merge:
+    /// every element read is one neither end has taken, inside its run (the back pointers
     /// may end one before a run, hence the wrapping arithmetic; they are not
     /// read then). The front and back write the places of `dest` next to the
     /// ones they wrote last, which stay apart as each takes an untaken
