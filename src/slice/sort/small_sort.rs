@@ -174,6 +174,13 @@ network!(
 );
 
 /// Puts the lesser of `v[a]` and `v[b]` (`a < b`) at `a`, without a branch.
+///
+/// Both elements are read into registers, compared there, and written back
+/// in order: the selects choose values, so the next exchange's loads do not
+/// wait on addresses chosen by this one's answer. Selecting the pointers and
+/// copying through them instead cost `(u32, u32)` 7% more instructions and
+/// `f64` more than twice the mispredictions from 10^4 elements, and both
+/// about a tenth more time at 1000.
 #[inline(always)]
 fn exchange_if_less<T, F>(v: &mut [T], a: usize, b: usize, compare: &F)
 where
@@ -183,17 +190,49 @@ where
     let base = v.as_mut_ptr();
     // SAFETY: `a < b < v.len()` (checked above; the checks fold away for the
     // network's constants), so both pointers are in bounds and distinct. The
-    // comparator is done before anything moves, and between the read and the
-    // two writes nothing can panic, so every element ends in exactly one place.
+    // pair holds bitwise copies of both elements while the comparator looks
+    // at them (so what it changes through interior mutability is kept), and
+    // its drop writes both back, ordered by the answer or, if the comparator
+    // panics, as they were: every element ends in exactly one place.
     unsafe {
         let (pa, pb) = (base.add(a), base.add(b));
-        let swap = is_less(compare, &*pb, &*pa);
-        // Selects, not branches: the lesser goes to `a`, the other to `b`.
-        let low = if swap { pb } else { pa };
-        let high = if swap { pa } else { pb };
-        let held = ManuallyDrop::new(ptr::read(high));
-        ptr::copy(low, pa, 1);
-        ptr::copy_nonoverlapping(&*held, pb, 1);
+        let mut pair = Pair {
+            a: ManuallyDrop::new(ptr::read(pa)),
+            b: ManuallyDrop::new(ptr::read(pb)),
+            pa,
+            pb,
+            swap: false,
+        };
+        pair.swap = is_less(compare, &pair.b, &pair.a);
+    }
+}
+
+/// Two elements read out of their places `pa` and `pb`, written back when
+/// dropped: exchanged if `swap`.
+struct Pair<T> {
+    a: ManuallyDrop<T>,
+    b: ManuallyDrop<T>,
+    pa: *mut T,
+    pb: *mut T,
+    swap: bool,
+}
+
+impl<T> Drop for Pair<T> {
+    #[inline(always)]
+    fn drop(&mut self) {
+        // Selects, not branches: the lesser goes to `pa`, the other to `pb`.
+        let (low, high) = if self.swap {
+            (&self.b, &self.a)
+        } else {
+            (&self.a, &self.b)
+        };
+        // SAFETY: `pa` and `pb` are the distinct places the two elements were
+        // read from, whose contents are stale copies now: each receives one
+        // of the two, so nothing is dropped or duplicated.
+        unsafe {
+            ptr::copy_nonoverlapping(&**low, self.pa, 1);
+            ptr::copy_nonoverlapping(&**high, self.pb, 1);
+        }
     }
 }
 
