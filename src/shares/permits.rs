@@ -326,22 +326,42 @@ impl Permits {
         if now < due {
             return;
         }
-        let mut inner = match self.inner.try_lock() {
-            Ok(inner) => inner,
-            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return,
+        let Some(mut inner) = self.try_lock() else {
+            return;
         };
-        let over = now.saturating_sub(inner.last_tick) >= self.quantum_nanos();
-        let flagged = if inner.timekeeper.is_some() && over {
-            let flagged = inner.tick(now);
-            self.note_deferred(&mut inner);
-            flagged
+        let flagged = if inner.timekeeper.is_some() && self.quantum_over(&inner, now) {
+            self.end_quantum(&mut inner, now)
         } else {
+            self.note_due(&inner);
             Vec::new()
         };
-        self.note_due(&inner);
         drop(inner);
         flag_all(flagged);
+    }
+
+    /// Whether the quantum under way is over at `now`.
+    fn quantum_over(&self, inner: &Inner, now: u64) -> bool {
+        now.saturating_sub(inner.last_tick) >= self.quantum_nanos()
+    }
+
+    /// Ends the quantum at `now` under the lock; returns the holders to flag
+    /// once it is released.
+    fn end_quantum(&self, inner: &mut Inner, now: u64) -> Vec<Arc<WorkerSlot>> {
+        let flagged = inner.tick(now);
+        self.note_deferred(inner);
+        self.note_due(inner);
+        flagged
+    }
+
+    /// The lock if it is free now (a caller that only looks, and must not
+    /// queue behind the allocator).
+    fn try_lock(&self) -> Option<MutexGuard<'_, Inner>> {
+        match self.inner.try_lock() {
+            Ok(inner) => Some(inner),
+            // The allocator panics only on a caller's bug; its state stays consistent.
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
     }
 
     /// Whether a worker was granted a core and woken, and has not started
@@ -363,19 +383,16 @@ impl Permits {
     fn lock(&self) -> MutexGuard<'_, Inner> {
         use std::sync::atomic::Ordering::Relaxed;
         self.lock_calls.fetch_add(1, Relaxed);
-        // The allocator panics only on a caller's bug; its state stays consistent.
-        match self.inner.try_lock() {
-            Ok(inner) => inner,
-            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => {
-                let t = Instant::now();
-                let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-                self.lock_waits.fetch_add(1, Relaxed);
-                let waited = t.elapsed().as_nanos() as u64;
-                self.lock_wait_nanos.fetch_add(waited, Relaxed);
-                inner
-            }
+        if let Some(inner) = self.try_lock() {
+            return inner;
         }
+        let t = Instant::now();
+        // As in `try_lock`: a poisoned lock guards a consistent state.
+        let inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        self.lock_waits.fetch_add(1, Relaxed);
+        let waited = t.elapsed().as_nanos() as u64;
+        self.lock_wait_nanos.fetch_add(waited, Relaxed);
+        inner
     }
 
     /// Runs `f` on the allocator under the lock (share management, stats).
@@ -396,11 +413,7 @@ impl Permits {
     /// `None` if the lock is busy: the caller keeps its last reading rather than
     /// wait behind the allocator.
     pub(crate) fn try_thread_reading(&self, share: ShareId) -> Option<(f64, bool)> {
-        let inner = match self.inner.try_lock() {
-            Ok(inner) => inner,
-            Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(std::sync::TryLockError::WouldBlock) => return None,
-        };
+        let inner = self.try_lock()?;
         let mut scratch = super::entitlement::Scratch::default();
         let worth = inner.alloc.ticket_cores(share, &mut scratch);
         Some((worth, inner.alloc.unclaimed_cores() > 0))
@@ -567,13 +580,7 @@ impl Permits {
 
     /// Ends a quantum: flags the holders that must give their core back.
     pub(crate) fn tick_at(&self, now: u64) {
-        let flagged = {
-            let mut inner = self.lock();
-            let flagged = inner.tick(now);
-            self.note_deferred(&mut inner);
-            self.note_due(&inner);
-            flagged
-        };
+        let flagged = self.end_quantum(&mut self.lock(), now);
         flag_all(flagged);
     }
 
@@ -616,11 +623,8 @@ impl Permits {
                 self.note_deferred(&mut inner);
                 inner.wake(&granted, h.id);
             }
-            let quantum_over =
-                now.saturating_sub(inner.last_tick) >= self.quantum.as_nanos() as u64;
-            if quantum_over && !inner.alloc.is_holding(h.id) {
-                let flagged = inner.tick(now);
-                self.note_deferred(&mut inner);
+            if self.quantum_over(&inner, now) && !inner.alloc.is_holding(h.id) {
+                let flagged = self.end_quantum(&mut inner, now);
                 drop(inner);
                 flag_all(flagged);
                 inner = self.lock();
