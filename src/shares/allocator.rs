@@ -653,6 +653,12 @@ impl Allocator {
         WorkerId((self.workers.len() - 1) as u32)
     }
 
+    /// Worker `w`'s clock at its last reading (for tests).
+    #[cfg(test)]
+    pub(crate) fn noted_time(&self, w: WorkerId) -> u64 {
+        self.times[w.index()]
+    }
+
     /// Number of worker ids ever handed out (live or free).
     #[cfg(test)]
     pub(crate) fn worker_slots(&self) -> usize {

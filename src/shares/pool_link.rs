@@ -170,6 +170,7 @@ impl PoolShares {
             // Where it runs now, for a waiter to tell whether it can (see
             // `Permits`' `give_up_for_off_core`).
             h.note_cpu();
+            m.permits.publish_time(h);
             m.permits.end_quantum_if_due();
             m.permits.spread(h);
         }

@@ -320,3 +320,33 @@ fn a_holder_sharing_its_processor_with_another_holder_moves_off_it() {
     });
     permits.check();
 }
+
+/// The allocator takes a holder's own recent reading of its CPU time instead of
+/// reading its thread's clock (a system call under the lock), and reads the clock
+/// when the reading is older than a quarter of a quantum.
+#[test]
+fn a_holders_recent_reading_stands_for_its_clock() {
+    if !crate::shares::thread_clock::AVAILABLE {
+        return;
+    }
+    let mut config = Config::new(1);
+    config.own_clocks = true;
+    config.quantum_nanos = 4_000_000;
+    let permits = Permits::new(config);
+    let s = permits.add_share(permits.root(), 1).unwrap();
+    let h = permits.register_worker();
+    permits.acquire(&h, s);
+    // Let the permits' clock pass a quantum, so that a reading can be old.
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let now = permits.now();
+    h.set_published_time(7, now);
+    assert_eq!(permits.time_noted_for(&h), 7, "a fresh reading is used");
+    h.set_published_time(7, now - 1_000_001);
+    let read = permits.time_noted_for(&h);
+    assert!(read > 7, "an old reading is replaced by the clock ({read})");
+    // A holder that gives its core back is charged to the end of its hold, read
+    // from its clock, whatever it published.
+    h.set_published_time(7, permits.now());
+    permits.release(&h);
+    permits.check();
+}
