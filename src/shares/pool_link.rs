@@ -110,6 +110,13 @@ impl PoolShares {
         permits
     }
 
+    /// Whether this pool's workers take a core permit before they run (a share's
+    /// sub-pool, or a root pool once it has made a share).
+    #[inline]
+    pub(crate) fn takes_permits(&self) -> bool {
+        self.member.get().is_some()
+    }
+
     /// Records the spawner of a `build_scoped` pool.
     pub(crate) fn set_scoped(&self, spawner: Arc<ScopedSpawner>) {
         let _ = self.scoped.set(spawner);
