@@ -105,6 +105,7 @@ fn main() {
             trials: 10,
             rounds: 5,
             workers: vec![2, 8],
+            cores: 2,
             policies: measure::POLICIES.to_vec(),
             only: None,
         });

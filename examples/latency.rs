@@ -29,16 +29,9 @@ const BACKGROUND_ITEMS: u64 = 200_000;
 /// A query starts every this long (or as soon as the last one ended, if later).
 const QUERY_PERIOD: Duration = Duration::from_millis(4);
 
-/// About 0.1 µs of integer work that the optimiser cannot remove.
-fn item(i: u64) -> u64 {
-    let mut x = black_box(i) | 1;
-    for _ in 0..40 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-    }
-    x & 0xff
-}
+#[path = "common/work_item.rs"]
+mod work_item;
+use work_item::item;
 
 fn query() -> u64 {
     use prorata::prelude::*;

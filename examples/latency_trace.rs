@@ -18,7 +18,6 @@
 //! `LATENCY_WORKERS=N` sizes the pool (default 2).
 
 use std::fs::File;
-use std::hint::black_box;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -26,16 +25,9 @@ use std::time::{Duration, Instant};
 use prorata::prelude::*;
 use prorata::{ThreadPoolBuilder, TraceEventKind, TraceLane};
 
-/// About 0.1 µs of integer work (as in `examples/latency.rs`).
-fn item(i: u64) -> u64 {
-    let mut x = black_box(i) | 1;
-    for _ in 0..40 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-    }
-    x & 0xff
-}
+#[path = "common/work_item.rs"]
+mod work_item;
+use work_item::item;
 
 /// The first event of `lane` at or after `from` that `pick` accepts, in µs after `from`.
 fn first(lane: &TraceLane, from: Duration, pick: impl Fn(&TraceEventKind) -> bool) -> String {

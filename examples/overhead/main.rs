@@ -147,7 +147,9 @@ fn trees(rounds: usize, cores: usize, large: bool) {
     for &layers in sizes {
         let tree = Node::tree(layers);
         let nodes = (1u64 << layers) - 1;
-        for workers in [1, 2.min(cores)] {
+        let mut counts = vec![1, 2.min(cores), cores];
+        counts.dedup();
+        for workers in counts {
             let (p, r) = pools(workers);
             let c = chili::ThreadPool::with_config(chili::Config {
                 thread_count: std::num::NonZero::new(workers),

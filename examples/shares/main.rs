@@ -8,7 +8,8 @@
 //!
 //! ```text
 //! cargo run --release --example shares -- [--windows N] [--trials N] [--rounds N]
-//!     [--workers 2,8] [--policies stride,lottery] [--only prop,handover,lone,idle,threads]
+//!     [--workers 2,8] [--cores 2] [--policies stride,lottery]
+//!     [--only prop,handover,lone,idle,threads]
 //! ```
 
 mod measure;
@@ -21,6 +22,7 @@ fn parse() -> Plan {
         trials: 20,
         rounds: 11,
         workers: vec![2, 8],
+        cores: 2,
         policies: measure::POLICIES.to_vec(),
         only: None,
     };
@@ -30,6 +32,7 @@ fn parse() -> Plan {
         let list = || value.split(',').map(str::to_string).collect::<Vec<_>>();
         match pair[0].as_str() {
             "--windows" => a.windows = value.parse().expect("--windows N"),
+            "--cores" => a.cores = value.parse().expect("--cores N"),
             "--trials" => a.trials = value.parse().expect("--trials N"),
             "--rounds" => a.rounds = value.parse().expect("--rounds N"),
             "--workers" => {

@@ -497,8 +497,11 @@ pub struct Plan {
     pub trials: usize,
     /// Lone-share rounds.
     pub rounds: usize,
-    /// Worker counts (the cores are 2 throughout).
+    /// Worker counts.
     pub workers: Vec<usize>,
+    /// The cores the pools share (`share_cores`): 2, this project's machines, unless
+    /// `--cores` says otherwise.
+    pub cores: usize,
     pub policies: Vec<(&'static str, SharePolicy)>,
     /// Parts to run (`prop`, `handover`, `lone`, `idle`, `threads`); all if `None`.
     pub only: Option<Vec<String>>,
@@ -512,9 +515,6 @@ impl Plan {
     }
 }
 
-/// Eight workers share two cores; two workers have two.
-const CORES: usize = 2;
-
 /// Measures and prints the whole table for `args`.
 pub fn report(args: &Plan) {
     if args.wants("prop") {
@@ -527,7 +527,7 @@ pub fn report(args: &Plan) {
                 .policies
                 .iter()
                 .map(|&(_, p)| {
-                    let t = hand_over(w, CORES, p, args.trials);
+                    let t = hand_over(w, args.cores, p, args.trials);
                     let (median, worst) = median_and_worst(&t);
                     format!("{median:.2} / {worst:.2}")
                 })
@@ -545,7 +545,7 @@ pub fn report(args: &Plan) {
             let cells = args
                 .policies
                 .iter()
-                .map(|&(_, p)| format!("{:.3}", lone_share(w, CORES, p, args.rounds)))
+                .map(|&(_, p)| format!("{:.3}", lone_share(w, args.cores, p, args.rounds)))
                 .collect();
             rows.push((
                 format!("lone share / plain pool, {w} workers"),
@@ -557,7 +557,7 @@ pub fn report(args: &Plan) {
             let cells = args
                 .policies
                 .iter()
-                .map(|&(_, p)| match idle_cpu(w, CORES, p) {
+                .map(|&(_, p)| match idle_cpu(w, args.cores, p) {
                     Some(pct) => format!("{pct:.3}%"),
                     None => "n/a".into(),
                 })
@@ -610,7 +610,7 @@ fn proportions_table(args: &Plan) {
     for &w in &args.workers {
         for &(pname, policy) in &args.policies {
             for pattern in [Pattern::Long, Pattern::Repeated] {
-                let pool = pool(w, CORES, policy);
+                let pool = pool(w, args.cores, policy);
                 let runs: Vec<Windows> = SCENARIOS
                     .iter()
                     .map(|&s| proportions(&pool, s, pattern, args.windows))
@@ -628,7 +628,7 @@ fn proportions_table(args: &Plan) {
                 };
                 println!(
                     "| {w} ({}) | {pname} | {pattern:?} | {} | {:.1} | {} got {} | {gap} |",
-                    CORES.min(w),
+                    args.cores.min(w),
                     cells.join(" | "),
                     worst.0.worst(),
                     worst.1.name(),
