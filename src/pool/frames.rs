@@ -12,7 +12,9 @@
 //! are pending here. The worker publishes its oldest pending frame
 //!
 //! - when it records the first frame of a job, so the oldest pending work of every busy
-//!   worker is on its deque, and pushing it wakes a sleeping worker as any push does;
+//!   worker is on its deque; pushing it wakes sleeping workers (about the square root
+//!   of the workers that can run at once, see `worker.rs`, so that a call spreads over
+//!   an idle pool of many workers in a couple of wake-ups);
 //! - when a thief asks (the `PUBLISH` request of `flags.rs`: raised by a thief that took
 //!   a job from its deque or found nothing anywhere), at its next join or safe point;
 //! - all of them before it waits (a `join` whose second half was stolen, a `scope`, a
