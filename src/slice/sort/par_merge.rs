@@ -498,12 +498,9 @@ where
 /// contradicted itself so that the two ends took some element twice (they
 /// crossed in a run), `rest` is dropped the same way: a permutation.
 ///
-/// Always inlined, so that where the runs' lengths are constants the first
-/// loop unrolls (its count, [`Ends::safe_steps`], is then a constant).
-///
 /// # Safety
 /// `rest` describes valid, disjoint runs and destination, as in [`par_merge`].
-#[inline(always)]
+#[inline]
 unsafe fn merge_bidirectional<T, F>(rest: MoveRest<T>, compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
