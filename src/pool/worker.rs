@@ -32,8 +32,9 @@ thread_local! {
 /// then take a piece of a busy worker's fine-grained work at most that often, while
 /// coarse work still spreads within that delay. A pool of `n` workers divides this
 /// budget by `n` (see [`publish_interval`]): a busy worker may have up to `n - 1`
-/// thieves to feed, and on 16 processors the 50 µs of two workers left a call of
-/// 10,000 short items waiting for its last workers after it had ended.
+/// thieves to feed. On 16 processors, a call of 10,000 items of 0.1 µs on an idle
+/// pool of 16 took 265 µs at the median with 50 µs between publications, and 227
+/// µs with 10 (Rayon 227-239), four sleepers woken at each job's first join.
 const PUBLISH_BUDGET: Duration = Duration::from_micros(100);
 
 /// How often a worker of a pool of `workers` workers may publish (see
