@@ -73,17 +73,38 @@ where
     P: FnMut(&T) -> bool,
 {
     let base = v.as_mut_ptr();
+    let len = v.len();
     let mut n_left = 0;
-    for i in 0..v.len() {
-        // SAFETY: `n_left <= i < v.len()`, so both pointers are in bounds; the
-        // reference given to `goes_left` ends before the swap; `ptr::swap`
-        // allows the two places to be the same.
+    let mut i = 0;
+    // SAFETY (all three loops): `n_left <= i < len`, so both pointers are in
+    // bounds; the reference given to `goes_left` ends before the swap;
+    // `ptr::swap` allows the two places to be the same.
+    if align_of::<T>() < size_of::<T>() {
+        // Elements of several fields (`(u32, u32)`): two per turn, as the
+        // compiler does by itself for one-field ones but not for these
+        // (callgrind, 10^5 random `(u32, u32)`: 10% fewer instructions).
+        while i + 1 < len {
+            unsafe {
+                let current = base.add(i);
+                let left = goes_left(&*current);
+                ptr::swap(base.add(n_left), current);
+                n_left += left as usize;
+                let current = base.add(i + 1);
+                let left = goes_left(&*current);
+                ptr::swap(base.add(n_left), current);
+                n_left += left as usize;
+            }
+            i += 2;
+        }
+    }
+    while i < len {
         unsafe {
             let current = base.add(i);
             let left = goes_left(&*current);
             ptr::swap(base.add(n_left), current);
             n_left += left as usize;
         }
+        i += 1;
     }
     n_left
 }
@@ -230,6 +251,38 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The swapping pass splits at the right place and keeps every element, on
+    /// one-field elements and on elements of two fields (two per turn), for
+    /// every length parity and with a predicate that answers at random.
+    #[test]
+    fn swapping_lomuto_partitions_and_keeps_a_permutation() {
+        fn check<T: Ord + Clone + std::fmt::Debug>(v: Vec<T>, pivot: &T, coin: &dyn Fn() -> u64) {
+            let mut want = v.clone();
+            want.sort();
+            let mut got = v.clone();
+            let n = swapping_lomuto(&mut got, |x| x < pivot);
+            assert_eq!(n, v.iter().filter(|x| *x < pivot).count());
+            assert!(got[..n].iter().all(|x| x < pivot), "{got:?}");
+            assert!(got[n..].iter().all(|x| x >= pivot), "{got:?}");
+            got.sort();
+            assert_eq!(got, want);
+            let mut got = v.clone();
+            swapping_lomuto(&mut got, |_| coin() % 2 == 0);
+            got.sort();
+            assert_eq!(got, want, "a permutation");
+        }
+        let coin = super::super::test_coin(12);
+        for len in (0..40).chain([127, 128, 129, 700]) {
+            let raw: Vec<u64> = (0..len).map(|_| coin() % 20).collect();
+            check(raw.clone(), &10, &coin);
+            let pairs: Vec<(u32, u32)> = raw
+                .iter()
+                .map(|&x| ((x / 4) as u32, (x % 4) as u32))
+                .collect();
+            check(pairs, &(2, 2), &coin);
+        }
+    }
 
     /// All schemes split at the right place, keep every element, and survive
     /// predicates that answer at random or panic.
