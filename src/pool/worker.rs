@@ -30,22 +30,23 @@ thread_local! {
 /// A worker of a 2-worker pool publishes a pending join frame at most every 50 µs
 /// when it is asked or starts a job (before it waits it publishes them all): thieves
 /// then take a piece of a busy worker's fine-grained work at most that often, while
-/// coarse work still spreads within that delay. A pool of `n` workers divides this
-/// budget by `n` (see [`publish_interval`]): a busy worker may have up to `n - 1`
-/// thieves to feed. On 16 processors, a call of 10,000 items of 0.1 µs on an idle
+/// coarse work still spreads within that delay. A pool of which `n` workers can run
+/// at once divides this budget by `n` (see [`publish_interval`] and
+/// [`WorkerThread::running`]): a busy worker may have up to `n - 1` thieves to
+/// feed. On 16 processors, a call of 10,000 items of 0.1 µs on an idle
 /// pool of 16 took 265 µs at the median with 50 µs between publications, and 227
 /// µs with 10 (Rayon 227-239), four sleepers woken at each job's first join.
 const PUBLISH_BUDGET: Duration = Duration::from_micros(100);
 
-/// How often a worker of a pool of `workers` workers may publish (see
-/// [`PUBLISH_BUDGET`]): 50 µs for 2 workers, 6 µs for 16.
-fn publish_interval(workers: usize) -> Duration {
-    PUBLISH_BUDGET / workers.max(2) as u32
+/// How often a worker of a pool of which `running` workers can run at once may
+/// publish (see [`PUBLISH_BUDGET`]): 50 µs for 2, 6 µs for 16.
+fn publish_interval(running: usize) -> Duration {
+    PUBLISH_BUDGET / running.max(2) as u32
 }
 
 /// How many sleeping workers the first frame of a job wakes when it is published,
-/// in a pool of which `running` workers can run at once (its workers or the
-/// machine's processors, whichever is fewer): about the square root (1 for up to 3,
+/// in a pool of which `running` workers can run at once (see
+/// [`WorkerThread::running`]): about the square root (1 for up to 3,
 /// 4 for 16, 16 for 256), so that a call spreads over an idle pool in about two
 /// wake-up latencies, as Rayon's wake-up at each push does, while the worker that
 /// publishes pays only that many wake-ups (each a system call). Measured on 16
@@ -53,12 +54,8 @@ fn publish_interval(workers: usize) -> Duration {
 /// call of 10,000 items of 0.1 µs (1 ms of work) and the 16th never; four woke the
 /// 16th within about 160 µs. Waking more workers than can run only makes them queue
 /// for processors (64 workers of shares on 2 processors completed 30% fewer items).
-/// The workers of shares wake one: each worker woken must take a core permit from
-/// the shares' allocator, and waking four at once for each job of 16 shares on 16
-/// processors made twice the allocator's calls and completed a third fewer items.
-/// They also keep the pacing of a 2-worker pool (see [`PUBLISH_BUDGET`]).
 fn first_frame_wakes(running: usize) -> u32 {
-    (running as f64).sqrt() as u32
+    ((running as f64).sqrt() as u32).max(1)
 }
 
 /// The processors this process may run on (read once).
@@ -122,12 +119,11 @@ pub(crate) struct WorkerThread {
     last_publish: Cell<Option<Instant>>,
     /// Whether a thief took the last join frame this worker published (rather than
     /// the worker taking it back itself): the first frame of its next job is then
-    /// published at once, without waiting out `publish_interval`.
+    /// published at once, without waiting out [`publish_interval`].
     publish_taken: Cell<bool>,
-    /// See [`publish_interval`].
-    publish_interval: Duration,
-    /// See [`first_frame_wakes`] (at least 1).
-    first_frame_wakes: u32,
+    /// The pool's workers or the machine's processors, whichever is fewer (see
+    /// [`WorkerThread::running`]).
+    running: usize,
     /// When this worker last started a job from its main loop (the age of the work
     /// its waits belong to, see [`WorkerThread::find_work_waiting`]).
     outer_start: Cell<Option<Instant>>,
@@ -155,8 +151,7 @@ impl WorkerThread {
         let counters: *const WorkerCounters = &*registry.counters[index];
         let workers = registry.num_threads();
         WorkerThread {
-            publish_interval: publish_interval(workers),
-            first_frame_wakes: first_frame_wakes(workers.min(processors())).max(1),
+            running: workers.min(processors()),
             info,
             counters,
             deque,
@@ -336,14 +331,25 @@ impl WorkerThread {
             // published very recently and took that frame back itself: a stream of
             // small jobs stays on it, while calls whose halves thieves take, such as a
             // search that ends soon after its first split, still spread at once).
-            let wakes = if self.registry.shares.takes_permits() {
-                1
-            } else {
-                self.first_frame_wakes
-            };
+            let wakes = first_frame_wakes(self.running());
             self.publish_paced(self.publish_taken.get(), wakes);
         }
         index
+    }
+
+    /// How many workers of this pool can run at once, as its wake-ups and its
+    /// pacing of publications count them: its workers or the machine's
+    /// processors, whichever is fewer, and no more than 2 in a pool of shares.
+    /// Each worker woken there must take a core permit from the shares'
+    /// allocator: waking four at once for each job of 16 shares on 16
+    /// processors made twice the allocator's calls and completed a third fewer
+    /// items.
+    fn running(&self) -> usize {
+        if self.registry.shares.takes_permits() {
+            self.running.min(2)
+        } else {
+            self.running
+        }
     }
 
     /// Notes whether a thief took the frame this worker published last (see
@@ -361,11 +367,7 @@ impl WorkerThread {
             return;
         }
         let now = Instant::now();
-        let interval = if self.registry.shares.takes_permits() {
-            publish_interval(2)
-        } else {
-            self.publish_interval
-        };
+        let interval = publish_interval(self.running());
         if !at_once
             && self
                 .last_publish

@@ -67,6 +67,21 @@ impl std::fmt::Debug for WorkerSlot {
 }
 
 impl WorkerSlot {
+    /// Publishes `t` as its thread's CPU time, read at `at` on the permits' clock.
+    fn publish_time(&self, t: u64, at: u64) {
+        use std::sync::atomic::Ordering::{Relaxed, Release};
+        self.cpu_time.store(t, Relaxed);
+        self.cpu_time_at.store(at.max(1), Release);
+    }
+
+    /// Its thread's CPU time as last published, if that was less than `fresh`
+    /// before `now` (on the permits' clock).
+    fn recent_time(&self, now: u64, fresh: u64) -> Option<u64> {
+        use std::sync::atomic::Ordering::{Acquire, Relaxed};
+        let at = self.cpu_time_at.load(Acquire);
+        (at != 0 && now.saturating_sub(at) < fresh).then(|| self.cpu_time.load(Relaxed))
+    }
+
     fn flag(&self) {
         self.yield_flag.store(true, Ordering::Relaxed);
         if let Some(f) = &self.on_flag {
@@ -100,9 +115,7 @@ impl WorkerHandle {
     /// clock, as its thread does at a paced safe point (for tests).
     #[cfg(test)]
     pub(crate) fn set_published_time(&self, t: u64, at: u64) {
-        use std::sync::atomic::Ordering::{Relaxed, Release};
-        self.slot.cpu_time.store(t, Relaxed);
-        self.slot.cpu_time_at.store(at, Release);
+        self.slot.publish_time(t, at);
     }
 
     /// Whether the allocator wants this worker's core back (for tests).
@@ -411,18 +424,16 @@ impl Permits {
     /// an eighth of a quantum, so that one system call every half millisecond or
     /// so (at the default quantum) spares the allocator one per holder and decision.
     pub(crate) fn publish_time(&self, h: &WorkerHandle) {
-        use std::sync::atomic::Ordering::{Relaxed, Release};
         if !self.own_clocks {
             return;
         }
         let now = self.now();
-        let at = h.slot.cpu_time_at.load(Relaxed);
-        if now.saturating_sub(at) < self.quantum_nanos() / (2 * FRESH_PER_QUANTUM) {
+        let half_fresh = self.quantum_nanos() / (2 * FRESH_PER_QUANTUM);
+        if h.slot.recent_time(now, half_fresh).is_some() {
             return;
         }
         if let Some(t) = ThreadClock::current().and_then(ThreadClock::read) {
-            h.slot.cpu_time.store(t, Relaxed);
-            h.slot.cpu_time_at.store(now.max(1), Release);
+            h.slot.publish_time(t, now);
         }
     }
 
@@ -619,12 +630,7 @@ impl Permits {
         inner.clocks[h.id.index()] = clock;
         if let Some(t) = clock.and_then(ThreadClock::read) {
             inner.alloc.note_time(h.id, t);
-            h.slot
-                .cpu_time
-                .store(t, std::sync::atomic::Ordering::Relaxed);
-            h.slot
-                .cpu_time_at
-                .store(self.now().max(1), std::sync::atomic::Ordering::Release);
+            h.slot.publish_time(t, now);
         }
         inner.alloc.start_clock(h.id, now);
     }
@@ -772,18 +778,13 @@ impl Inner {
     /// it is charged then (the allocator charges each holder the growth of
     /// its clock since it was last charged), so no time is lost.
     fn refresh(&mut self, me: Option<WorkerId>) {
-        use std::sync::atomic::Ordering::{Acquire, Relaxed};
         let now = self.origin.elapsed().as_nanos() as u64;
         let holders: Vec<WorkerId> = self.alloc.holders().collect();
         for w in holders {
             let recent = (Some(w) != me)
                 .then(|| self.slots[w.index()].as_ref())
                 .flatten()
-                .and_then(|slot| {
-                    let at = slot.cpu_time_at.load(Acquire);
-                    (at != 0 && now.saturating_sub(at) < self.fresh_nanos)
-                        .then(|| slot.cpu_time.load(Relaxed))
-                });
+                .and_then(|slot| slot.recent_time(now, self.fresh_nanos));
             let t = recent.or_else(|| self.clocks[w.index()].and_then(ThreadClock::read));
             if let Some(t) = t {
                 self.alloc.note_time(w, t);
