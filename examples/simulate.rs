@@ -346,7 +346,9 @@ impl Sim {
         if now >= *next_tick {
             let flagged = timed!(self, self.alloc.tick(now));
             drop(flagged);
-            *next_tick += QUANTUM;
+            // The next quantum ends a turn from now (shorter than the quantum
+            // when many shares compete), as the pool's timekeeper ends them.
+            *next_tick += self.alloc.turn_nanos();
         }
         // Drop queries that are gone (their workers idle, their share out of the tree).
         self.reap();

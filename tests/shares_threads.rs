@@ -131,7 +131,7 @@ fn two_hundred_shares_run_about_a_thread_each_and_none_starves() {
     };
     for w in &windows {
         // What the proportion was (reported, not asserted: on a small shared
-        // machine a 2 s window is five 4 ms turns for each of 200 shares).
+        // machine a 2 s window is about ten 2 ms turns for each of 200 shares).
         eprintln!(
             "share threads at most {}; worst share {:.0}% from its part",
             w.most_threads,

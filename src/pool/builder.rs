@@ -328,7 +328,10 @@ impl<S> ThreadPoolBuilder<S> {
     }
 
     /// The scheduling quantum of the pool's shares (default 4 ms): how often a share
-    /// over its proportion is asked to give a core back.
+    /// over its proportion is asked to give a core back. While more than 50 shares
+    /// per core compete, the turns shorten (to 1 ms at the least, never longer than
+    /// this) so that each competing share gets a turn about every 200 ms: their
+    /// proportions hold over windows of a few of their turns.
     ///
     /// `build` fails with [`ThreadPoolBuildErrorKind::ZeroShareQuantum`] on zero.
     ///

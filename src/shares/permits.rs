@@ -216,13 +216,11 @@ struct Inner {
     /// The permits' clock (see [`Permits::now`]), for the age of the holders'
     /// own readings of their CPU time.
     origin: Instant,
-    /// A holder's own reading of its CPU time this recent (ns) stands for its
-    /// clock (see [`Inner::refresh`]).
-    fresh_nanos: u64,
 }
 
 /// A holder's own reading of its CPU time stands for its clock while it is
-/// younger than a quantum divided by this; holders publish one twice as often.
+/// younger than a turn (see [`Allocator::turn_nanos`]) divided by this; holders
+/// publish one twice as often.
 const FRESH_PER_QUANTUM: u64 = 4;
 
 /// The permits of one pool.
@@ -246,6 +244,10 @@ pub(crate) struct Permits {
     /// late made turns two to four quanta long. Read without the lock (a hint,
     /// so a plain std atomic even in loom models).
     quantum_due: std::sync::atomic::AtomicU64,
+    /// How long a turn lasts now ([`Allocator::turn_nanos`], as of the last
+    /// end of a quantum): holders publish their CPU time eight times a turn.
+    /// Read without the lock (a hint, so a plain std atomic even in loom models).
+    turn_nanos: std::sync::atomic::AtomicU64,
     /// How many workers were granted a core and woken and have not started
     /// running yet ([`Permits::starting`]).
     starting: Arc<std::sync::atomic::AtomicU32>,
@@ -279,13 +281,13 @@ impl Permits {
                 off_core_rule: true,
                 last_tick: 0,
                 origin,
-                fresh_nanos: config.quantum_nanos.max(1) / FRESH_PER_QUANTUM,
             }),
             origin,
             own_clocks: config.own_clocks,
             quantum: Duration::from_nanos(config.quantum_nanos.max(1)),
             deferred_to: std::sync::atomic::AtomicUsize::new(NO_SLOT),
             quantum_due: std::sync::atomic::AtomicU64::new(u64::MAX),
+            turn_nanos: std::sync::atomic::AtomicU64::new(config.quantum_nanos.max(1)),
             starting,
             lock_calls: std::sync::atomic::AtomicU64::new(0),
             lock_waits: std::sync::atomic::AtomicU64::new(0),
@@ -347,8 +349,13 @@ impl Permits {
     /// Notes when the quantum under way ends, if a worker waits (under the lock,
     /// after each change of the last tick or of the timekeeper).
     fn note_due(&self, inner: &Inner) {
+        let turn = inner.alloc.turn_nanos();
+        let turn_nanos = &self.turn_nanos;
+        if turn_nanos.load(std::sync::atomic::Ordering::Relaxed) != turn {
+            turn_nanos.store(turn, std::sync::atomic::Ordering::Relaxed);
+        }
         let due = match inner.timekeeper {
-            Some(_) => inner.last_tick.saturating_add(self.quantum_nanos()),
+            Some(_) => inner.last_tick.saturating_add(turn),
             None => u64::MAX,
         };
         let quantum_due = &self.quantum_due;
@@ -385,7 +392,7 @@ impl Permits {
 
     /// Whether the quantum under way is over at `now`.
     fn quantum_over(&self, inner: &Inner, now: u64) -> bool {
-        now.saturating_sub(inner.last_tick) >= self.quantum_nanos()
+        now.saturating_sub(inner.last_tick) >= inner.alloc.turn_nanos()
     }
 
     /// Ends the quantum at `now` under the lock; returns the holders to flag
@@ -428,7 +435,8 @@ impl Permits {
             return;
         }
         let now = self.now();
-        let half_fresh = self.quantum_nanos() / (2 * FRESH_PER_QUANTUM);
+        let turn = self.turn_nanos.load(std::sync::atomic::Ordering::Relaxed);
+        let half_fresh = turn / (2 * FRESH_PER_QUANTUM);
         if h.slot.recent_time(now, half_fresh).is_some() {
             return;
         }
@@ -671,7 +679,7 @@ impl Permits {
             let keeper = *inner.timekeeper.get_or_insert(h.id) == h.id;
             let now = self.now();
             let wait = if keeper {
-                let end = inner.last_tick.saturating_add(self.quantum_nanos());
+                let end = inner.last_tick.saturating_add(inner.alloc.turn_nanos());
                 let end = inner.alloc.next_lapse().map_or(end, |l| l.min(end));
                 Duration::from_nanos(end.saturating_sub(now))
             } else {
@@ -779,12 +787,13 @@ impl Inner {
     /// its clock since it was last charged), so no time is lost.
     fn refresh(&mut self, me: Option<WorkerId>) {
         let now = self.origin.elapsed().as_nanos() as u64;
+        let fresh = self.alloc.turn_nanos() / FRESH_PER_QUANTUM;
         let holders: Vec<WorkerId> = self.alloc.holders().collect();
         for w in holders {
             let recent = (Some(w) != me)
                 .then(|| self.slots[w.index()].as_ref())
                 .flatten()
-                .and_then(|slot| slot.recent_time(now, self.fresh_nanos));
+                .and_then(|slot| slot.recent_time(now, fresh));
             let t = recent.or_else(|| self.clocks[w.index()].and_then(ThreadClock::read));
             if let Some(t) = t {
                 self.alloc.note_time(w, t);

@@ -133,6 +133,13 @@ impl Simulator {
         workers(self.alloc.yield_core(w.0, now))
     }
 
+    /// How long the turn under way lasts: a driver ends the next quantum this
+    /// long after this one, as the pool's timekeeper does (the quantum, or less
+    /// when many shares compete).
+    pub fn turn_nanos(&self) -> u64 {
+        self.alloc.turn_nanos()
+    }
+
     /// End of a quantum; returns the holders asked to give their core back.
     pub fn tick(&mut self, now: u64) -> Vec<SimWorker> {
         workers(self.alloc.tick(now))

@@ -24,6 +24,8 @@ mod stride_tests;
 #[cfg(not(loom))]
 mod tree_tests;
 #[cfg(not(loom))]
+mod turn_tests;
+#[cfg(not(loom))]
 mod waiter_table_tests;
 #[cfg(not(loom))]
 mod wakeup_tests;
