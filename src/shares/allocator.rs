@@ -1530,10 +1530,6 @@ const BRIEF_HOLD_NANOS: u64 = 100_000;
 /// left stays small when it has really stopped.
 const ACTIVITY_MEMORY_QUANTA: u64 = 4;
 
-/// How long the policies remember credit and debt (`MEMORY_NANOS`), in
-/// quanta. A quarter of a second: long enough to pay back the extra cores a share
-/// got during another's fork-join tail within a one-second window, short enough
-/// that a share that used spare cores for a long time is not starved for long.
 /// The longest a competing share should wait between two of its turns on a
 /// core, while turns can shorten ([`Allocator::turn_nanos`]).
 const ROUND_NANOS: u64 = 200_000_000;
@@ -1541,6 +1537,10 @@ const ROUND_NANOS: u64 = 200_000_000;
 /// The shortest turn: each one costs a hand-over (a decision, a thread woken).
 const MIN_TURN_NANOS: u64 = 1_000_000;
 
+/// How long the policies remember credit and debt (`MEMORY_NANOS`), in
+/// quanta. A quarter of a second: long enough to pay back the extra cores a share
+/// got during another's fork-join tail within a one-second window, short enough
+/// that a share that used spare cores for a long time is not starved for long.
 fn memory_quanta(quantum_nanos: u64) -> f64 {
     (MEMORY_NANOS / quantum_nanos.max(1) as f64).max(1.0)
 }
