@@ -85,6 +85,7 @@ where
     P: FnMut(&T) -> bool,
 {
     let mut n_left = 0;
+    let len = v.len();
     let range = v.as_mut_ptr_range();
     let (base, end) = (range.start, range.end);
     let mut current = base;
@@ -94,7 +95,7 @@ where
     // The reference given to `goes_left` ends before the swap; `ptr::swap`
     // allows the two places to be the same.
     unsafe {
-        if v.len() >= 2 {
+        if len >= 2 {
             let last = end.sub(1);
             while current < last {
                 let left = goes_left(&*current);
