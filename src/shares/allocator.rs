@@ -375,8 +375,8 @@ impl Allocator {
     /// The proportions hold over windows of a few turns of each share: with 200
     /// equal shares on 2 cores a 2 s window held five 4 ms turns of each, and
     /// one turn more or less was 20% of a share's part; in turns of 2 ms the
-    /// worst share was 10-14% from its part (against 21-27%), for 4% fewer
-    /// items done (more hand-overs).
+    /// worst share of most windows was 9-16% from its part (against 17-27%),
+    /// for about 4% fewer items done (more hand-overs; docs/scaling.md).
     ///
     /// ```text
     /// shares competing on 2 cores:   2-100   200    400 and more
