@@ -22,7 +22,12 @@
 //! an allocating key, a costly comparator) at 5·10^4 (and 10^6 with
 //! `--full`), with the number of comparator calls (`HARD=0` leaves them out),
 //! and the two-thread ceiling at the largest length. `ONLY=text` runs only the
-//! rows whose names contain `text`.
+//! rows whose names contain `text`. `GAP_US=n` pauses `n` µs after each timed
+//! sort: the pool that ran it goes to sleep before the next sort starts (a
+//! pool's idle threads look for work for a while, and on 2 cores they take
+//! time from the sort that follows, which in the rotating order of the rounds
+//! is more often prorata's than std's), and each sort starts as on an idle
+//! program's pool.
 
 use std::cmp::Ordering;
 use std::hint::black_box;
@@ -81,10 +86,20 @@ fn time_once<T: Clone + Send + Sync>(
         black_box(&v);
         elapsed
     };
-    match place {
+    let elapsed = match place {
         Place::Sequential | Place::Prorata => pools.prorata.install(run),
         Place::Rayon => pools.rayon.install(run),
+    };
+    if let Some(gap) = gap() {
+        std::thread::sleep(gap);
     }
+    elapsed
+}
+
+/// The pause after each timed sort (`GAP_US`), if any.
+fn gap() -> Option<Duration> {
+    let micros = std::env::var("GAP_US").ok()?.parse().ok()?;
+    Some(Duration::from_micros(micros))
 }
 
 /// Best times of `sorts` on `input`, timed round-robin, each round starting
