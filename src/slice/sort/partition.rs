@@ -76,10 +76,10 @@ where
 /// loop 69 bytes long, over two 64-byte lines, and its partitions took a
 /// quarter longer per element than the same instructions in a loop alone (the
 /// placement is the likeliest cause). Random `u64`s at 10^5 and 10^6 on 1
-/// worker took 1.21-1.24 times std's time, 1.08-1.10 with this loop of 53
-/// bytes (builds with loops aligned to 64 bytes). The pass with a hole below
-/// walks the same way (random `(u64, u64)`: 1.19-1.23 times std's time
-/// before, 0.95-0.97 after).
+/// worker took 1.08-1.10 times std's time with this loop of 53 bytes,
+/// 1.21-1.24 with the indexed one (builds with loops aligned to 64 bytes).
+/// The pass with a hole below walks the same way (random `(u64, u64)`:
+/// 0.95-0.97 times std's time, 1.19-1.23 indexed).
 fn swapping_lomuto<T, P>(v: &mut [T], mut goes_left: P) -> usize
 where
     P: FnMut(&T) -> bool,
