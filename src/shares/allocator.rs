@@ -375,7 +375,7 @@ impl Allocator {
     /// The proportions hold over windows of a few turns of each share: with 200
     /// equal shares on 2 cores a 2 s window held five 4 ms turns of each, and
     /// one turn more or less was 20% of a share's part; in turns of 2 ms the
-    /// worst share of most windows was 9-23% from its part (against 17-39%),
+    /// worst share of a window was 12% from its part at the median (against 22%),
     /// for about 4% fewer items done (more hand-overs; docs/scaling.md).
     ///
     /// ```text
