@@ -221,7 +221,7 @@ struct Inner {
 /// A holder's own reading of its CPU time stands for its clock while it is
 /// younger than a turn (see [`Allocator::turn_nanos`]) divided by this; holders
 /// publish one twice as often.
-const FRESH_PER_QUANTUM: u64 = 4;
+const FRESH_PER_TURN: u64 = 4;
 
 /// The permits of one pool.
 #[derive(Debug)]
@@ -436,7 +436,7 @@ impl Permits {
         }
         let now = self.now();
         let turn = self.turn_nanos.load(std::sync::atomic::Ordering::Relaxed);
-        let half_fresh = turn / (2 * FRESH_PER_QUANTUM);
+        let half_fresh = turn / (2 * FRESH_PER_TURN);
         if h.slot.recent_time(now, half_fresh).is_some() {
             return;
         }
@@ -787,7 +787,7 @@ impl Inner {
     /// its clock since it was last charged), so no time is lost.
     fn refresh(&mut self, me: Option<WorkerId>) {
         let now = self.origin.elapsed().as_nanos() as u64;
-        let fresh = self.alloc.turn_nanos() / FRESH_PER_QUANTUM;
+        let fresh = self.alloc.turn_nanos() / FRESH_PER_TURN;
         let holders: Vec<WorkerId> = self.alloc.holders().collect();
         for w in holders {
             let recent = (Some(w) != me)
