@@ -76,8 +76,8 @@ where
 /// loop 69 bytes long, over two 64-byte lines, and its partitions took a
 /// quarter longer per element than the same instructions in a loop alone (the
 /// placement is the likeliest cause). Random `u64`s at 10^5 and 10^6 on 1
-/// worker took 1.08-1.10 times std's time with this loop of 53 bytes,
-/// 1.21-1.24 with the indexed one (builds with loops aligned to 64 bytes).
+/// worker took 1.08-1.10 times std's time with this loop, within one line,
+/// and 1.21-1.24 with the indexed one (builds with loops aligned to 64 bytes).
 /// The pass with a hole below walks the same way (random `(u64, u64)`:
 /// 0.95-0.97 times std's time, 1.19-1.23 indexed).
 fn swapping_lomuto<T, P>(v: &mut [T], mut goes_left: P) -> usize
@@ -85,36 +85,42 @@ where
     P: FnMut(&T) -> bool,
 {
     let mut n_left = 0;
-    let len = v.len();
-    let range = v.as_mut_ptr_range();
-    let (base, end) = (range.start, range.end);
-    let mut current = base;
-    // SAFETY (both loops): `base <= base + n_left <= current < end` (each
-    // element adds at most one to `n_left`), so both pointers are in bounds;
-    // the first loop's second element is in bounds as `current + 1 < end`.
-    // The reference given to `goes_left` ends before the swap; `ptr::swap`
-    // allows the two places to be the same.
+    let base = v.as_mut_ptr();
+    // SAFETY: `base + n_left <= current`, both among `v`'s places (each
+    // element adds at most one to `n_left`). The reference given to
+    // `goes_left` ends before the swap; `ptr::swap` allows the two places to
+    // be the same.
     unsafe {
-        if len >= 2 {
-            let last = end.sub(1);
-            while current < last {
-                let left = goes_left(&*current);
-                ptr::swap(base.add(n_left), current);
-                n_left += left as usize;
-                let next = current.add(1);
-                let left = goes_left(&*next);
-                ptr::swap(base.add(n_left), next);
-                n_left += left as usize;
-                current = current.add(2);
-            }
-        }
-        if current < end {
+        walk_two_per_turn(base, v.len(), |current| {
             let left = goes_left(&*current);
             ptr::swap(base.add(n_left), current);
             n_left += left as usize;
-        }
+        });
     }
     n_left
+}
+
+/// Calls `visit` with each of the `n` places from `from` on, in order, two per
+/// turn of the loop (see [`swapping_lomuto`]). Counted rather than bounded by
+/// an end pointer, so that zero-sized elements, whose places all coincide, are
+/// visited too.
+///
+/// # Safety
+/// The `n` places from `from` are places of one slice.
+#[inline(always)]
+unsafe fn walk_two_per_turn<T>(from: *mut T, n: usize, mut visit: impl FnMut(*mut T)) {
+    let mut current = from;
+    // SAFETY: every place visited is one of the `n` from `from`.
+    unsafe {
+        for _ in 0..n / 2 {
+            visit(current);
+            visit(current.add(1));
+            current = current.add(2);
+        }
+        if n % 2 == 1 {
+            visit(current);
+        }
+    }
 }
 
 /// Branch-free Lomuto with a hole.
@@ -131,14 +137,14 @@ fn cyclic_lomuto<T, P>(v: &mut [T], mut goes_left: P) -> usize
 where
     P: FnMut(&T) -> bool,
 {
-    let range = v.as_mut_ptr_range();
-    let (base, end) = (range.start, range.end);
-    if base == end {
+    let len = v.len();
+    if len == 0 {
         return 0;
     }
-    // SAFETY: every pointer is in `base..end`: `base + n_left <= hole.dest <
-    // current < end`, the second element of a turn is in bounds as
-    // `current + 1 < end`. At every call of `goes_left` exactly one place,
+    let base = v.as_mut_ptr();
+    // SAFETY: every pointer is one of `v`'s places: `base + n_left <=
+    // hole.dest < current`, the current one among the `len - 1` after the
+    // first. At every call of `goes_left` exactly one place,
     // `hole.dest`, is empty and its element is in `hole`, whose drop writes it
     // back, also when `goes_left` panics. The move into the hole may come from
     // the hole itself (when `base + n_left == hole.dest`), hence `ptr::copy`;
@@ -151,27 +157,16 @@ where
             dest: base,
         };
         let mut n_left = 0;
-        let mut current = base.add(1);
         // Places `current`: the first element that did not go left moves
         // into the hole, `current` into its place, and the hole to `current`.
-        let mut place = |current: *mut T, hole: &mut Hole<T>| {
+        walk_two_per_turn(base.add(1), len - 1, |current| {
             let left = goes_left(&*current);
             let first_right = base.add(n_left);
             ptr::copy(first_right, hole.dest, 1);
             ptr::copy_nonoverlapping(current, first_right, 1);
             hole.dest = current;
             n_left += left as usize;
-        };
-        // Two per turn, walking a pointer (see [`swapping_lomuto`]).
-        let last = end.sub(1);
-        while current < last {
-            place(current, &mut hole);
-            place(current.add(1), &mut hole);
-            current = current.add(2);
-        }
-        if current < end {
-            place(current, &mut hole);
-        }
+        });
         let left = goes_left(&hole.element);
         let first_right = base.add(n_left);
         ptr::copy(first_right, hole.dest, 1);
@@ -303,6 +298,22 @@ mod tests {
                 .map(|&x| ((x / 4) as u32, (x % 4) as u32))
                 .collect();
             check(pairs, &(2, 2), &coin);
+        }
+    }
+
+    /// Zero-sized elements, whose places all coincide, are each asked about
+    /// once, as elements of any other size are.
+    #[test]
+    fn zero_sized_elements_are_each_asked() {
+        for len in [0, 1, 2, 7, 64] {
+            let mut v = vec![(); len];
+            let mut asked = 0;
+            let n = swapping_lomuto(&mut v, |_| {
+                asked += 1;
+                asked % 3 == 0
+            });
+            assert_eq!(asked, len);
+            assert_eq!(n, len / 3);
         }
     }
 
