@@ -367,9 +367,11 @@ pub trait ParallelSliceMut<T: Send> {
         // `lt`, as std's and Rayon's sorts ask. A closure, not a function
         // item: through a reference to one, a sort of `u64`s was measured 10%
         // slower.
-        sort::stable_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
-            sort::less_or_not(a.lt(b))
-        });
+        sort::stable_sort(
+            self.as_parallel_slice_mut(),
+            &|a: &T, b: &T| sort::less_or_not(a.lt(b)),
+            true,
+        );
     }
 
     /// Sorts the slice in parallel with a comparator; stable.
@@ -390,7 +392,7 @@ pub trait ParallelSliceMut<T: Send> {
     where
         F: Fn(&T, &T) -> Ordering + Sync,
     {
-        sort::stable_sort(self.as_parallel_slice_mut(), &compare);
+        sort::stable_sort(self.as_parallel_slice_mut(), &compare, false);
     }
 
     /// Sorts the slice in parallel by a key; stable. The key is computed on every
@@ -407,9 +409,11 @@ pub trait ParallelSliceMut<T: Send> {
         K: Ord,
         F: Fn(&T) -> K + Sync,
     {
-        sort::stable_sort(self.as_parallel_slice_mut(), &|a: &T, b: &T| {
-            sort::less_or_not(f(a).lt(&f(b)))
-        });
+        sort::stable_sort(
+            self.as_parallel_slice_mut(),
+            &|a: &T, b: &T| sort::less_or_not(f(a).lt(&f(b))),
+            false,
+        );
     }
 
     /// Sorts the slice in parallel by a key computed once per element (in

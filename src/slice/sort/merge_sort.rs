@@ -43,7 +43,7 @@ const MIN_RUN: usize = BLOCK;
 /// One buffer of `v`'s length serves every leaf (each sorts with its own
 /// range of it) and then the merges: fresh memory costs a page fault per
 /// page on first touch, so it is touched once, by the leaves, in parallel.
-pub(super) fn par_merge_sort<T, F>(v: &mut [T], compare: &F)
+pub(super) fn par_merge_sort<T, F>(v: &mut [T], compare: &F, own_order: bool)
 where
     T: Send,
     F: Fn(&T, &T) -> Ordering + Sync,
@@ -62,7 +62,9 @@ where
         v,
         buf,
         levels,
-        &|leaf, leaf_buf| unsafe { super::seq_stable_sort_with(leaf, leaf_buf.0, compare) },
+        &|leaf, leaf_buf| unsafe {
+            super::seq_stable_sort_with(leaf, leaf_buf.0, compare, own_order)
+        },
         true,
     );
     // SAFETY: `buf` has room for `len` elements, is not `v`'s memory, owns

@@ -205,54 +205,75 @@ pub(super) unsafe fn merge_into<T, F>(
     }
 }
 
-/// Merges two sorted runs of `N` elements each, `left[..N]` and `right[..N]`,
-/// into `dest[..2 * N]` (the left one first on ties), from both ends at once as
-/// [`merge_into`] does, for the short runs of the stable sort's blocks: all `N`
-/// steps, unrolled, with no check of the runs' ends, and the elements copied
-/// only once every comparison is made. An end may compare an element the
-/// other took (near the end of the merge, where a run runs out); as nothing
-/// has been copied yet, every change the comparator makes to an element
-/// through a shared reference is in the copy that ends in `dest`. The choices
-/// are kept as pointers on the stack, `2 * N` of them, and followed after.
+/// Merges the two sorted halves of `src[..len]`, `src[..len / 2]` and
+/// `src[len / 2..len]`, into `dest[..len]` (the left one first on ties), from
+/// both ends at once as [`merge_into`] does, for short runs (the stable
+/// sort's blocks and the stable quicksort's small sort): `len / 2` steps at
+/// each end, unrolled where `len` is a constant, with no check of the runs'
+/// ends, and the elements copied only once every comparison is made. An end
+/// may compare an element the other took (near the end of the merge, where
+/// a run runs out); as nothing has been copied yet, every change the
+/// comparator makes to an element through a shared reference is in the copy
+/// that ends in `dest`. The choices are kept as pointers on the stack, `len`
+/// of them, and followed after. With an odd `len` the front takes one more
+/// element, from the left run while it has any.
+///
+/// Every place read is inside `src[..len]`, whatever the comparator answers:
+/// after `k` steps the front pointers have moved `k` places in all and the
+/// back ones too, and the left run is the shorter (`len / 2`), so the right
+/// run's front is read at most at `len / 2 + len / 2 - 1` and the left run's
+/// back at least at `0`.
 ///
 /// If the comparator contradicted itself so that the ends took some element
 /// twice, or if it panics, the runs are moved to `dest` unmerged.
 ///
 /// # Safety
-/// As [`merge_into`] with `n_left = n_right = N`.
+/// `src[..len]` holds two sorted runs as above, `dest` has room for `len`
+/// and does not overlap `src`, both for this call alone; `len` is at most 64.
 #[inline(always)]
-pub(super) unsafe fn merge_into_even<T, F, const N: usize>(
-    left: *mut T,
-    right: *mut T,
-    dest: *mut T,
-    compare: &F,
-) where
+pub(super) unsafe fn merge_halves_into<T, F>(src: *mut T, len: usize, dest: *mut T, compare: &F)
+where
     F: Fn(&T, &T) -> Ordering,
 {
+    let half = len / 2;
     // SAFETY: the caller gives these ranges to this merge alone; every read
-    // below is inside a run (at step `k` the front pointers are at most `k`
-    // past the runs' starts and the back ones at most `k` before their last
-    // elements), and nothing is written until the comparisons are over.
+    // below is inside `src[..len]` (see above), and nothing is written until
+    // the comparisons are over.
     unsafe {
-        let mut rest = MoveRest::new(SendPtr(left), N, SendPtr(right), N, SendPtr(dest));
+        let right = src.add(half);
+        let mut rest = MoveRest::new(
+            SendPtr(src),
+            half,
+            SendPtr(right),
+            len - half,
+            SendPtr(dest),
+        );
         let mut picks = [std::mem::MaybeUninit::<*const T>::uninit(); 64];
-        assert!(2 * N <= picks.len(), "a short run");
-        let (mut l, mut r) = (left, right);
-        let (mut l_last, mut r_last) = (left.wrapping_add(N - 1), right.wrapping_add(N - 1));
-        for k in 0..N {
+        assert!(len <= picks.len(), "a short run");
+        let (mut l, mut r) = (src, right);
+        let (mut l_last, mut r_last) =
+            (right.wrapping_sub(1), src.wrapping_add(len).wrapping_sub(1));
+        for k in 0..half {
             let take_right = is_less(compare, &*r, &*l);
             picks[k].write(if take_right { r } else { l });
             r = r.wrapping_add(take_right as usize);
             l = l.wrapping_add(1).wrapping_sub(take_right as usize);
             // Ties go to the right run's last element, which comes last.
             let take_left = is_less(compare, &*r_last, &*l_last);
-            picks[2 * N - 1 - k].write(if take_left { l_last } else { r_last });
+            picks[len - 1 - k].write(if take_left { l_last } else { r_last });
             l_last = l_last.wrapping_sub(take_left as usize);
             r_last = r_last.wrapping_sub(1).wrapping_add(take_left as usize);
         }
+        if len % 2 == 1 {
+            // The middle element: the left run's next if it has one left.
+            let left_has = l <= l_last;
+            picks[half].write(if left_has { l } else { r });
+            l = l.wrapping_add(left_has as usize);
+            r = r.wrapping_add(!left_has as usize);
+        }
         // Each element taken once: the front and back met in both runs.
         if l == l_last.wrapping_add(1) && r == r_last.wrapping_add(1) {
-            for (i, pick) in picks[..2 * N].iter().enumerate() {
+            for (i, pick) in picks[..len].iter().enumerate() {
                 ptr::copy_nonoverlapping(pick.assume_init(), dest.add(i), 1);
             }
             // Nothing left to move.
@@ -615,7 +636,7 @@ impl<T> Ends<T> {
     /// 1 worker the same time for `u64`s, 0.9 of it for `(u32, u32)`s at
     /// 10^6). The rounds' ends cost a mispredicted branch or two per merge,
     /// which the many short merges of the stable sort's blocks avoid by
-    /// copying only after all their comparisons ([`merge_into_even`]): with
+    /// copying only after all their comparisons ([`merge_halves_into`]): with
     /// a checked loop there, the stable sort of 10^5 random `u64`s
     /// mispredicted 109,000 branches against 61,700, and took a fifth longer
     /// on 1 worker.
@@ -958,6 +979,65 @@ mod tests {
                 }
                 got.sort();
                 assert_eq!(got, want, "budget {budget}, {n_left} + {n_right}");
+            }
+        }
+    }
+
+    /// The short merge of two halves ([`merge_halves_into`]) keeps equal keys
+    /// in order at every length it takes, odd ones included; answers at
+    /// random, or a panic after any number of calls, leave a permutation.
+    #[test]
+    fn halves_merge_stably_or_into_a_permutation() {
+        let coin = super::super::test_coin(7);
+        let merge = |src: &[Item<0>], compare: &dyn Fn(&Item<0>, &Item<0>) -> Ordering| {
+            let mut src = src.to_vec();
+            let mut dest: Vec<Item<0>> = Vec::with_capacity(src.len());
+            let (s, d, len) = (src.as_mut_ptr(), dest.as_mut_ptr(), src.len());
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                // SAFETY: `dest` has room for `len`, apart from `src`; the
+                // elements are `Copy`.
+                unsafe { merge_halves_into(s, len, d, &compare) }
+            }));
+            // SAFETY: the merge or its guard wrote every place of `dest`.
+            unsafe { dest.set_len(len) };
+            (dest, outcome.is_ok())
+        };
+        for len in 0..=64 {
+            for keys in [2, 5, 1000] {
+                let src = [
+                    run::<0>(&coin, len / 2, keys, 0),
+                    run::<0>(&coin, len - len / 2, keys, 1000),
+                ]
+                .concat();
+                let mut want = src.clone();
+                want.sort_by_key(|p| p.0);
+                let (got, _) = merge(&src, &|a, b| a.0.cmp(&b.0));
+                assert_eq!(got, want, "{len} elements, {keys} keys");
+                want.sort();
+                for seed in 1..=8u64 {
+                    let state = AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    let random = |_: &Item<0>, _: &Item<0>| {
+                        let mut x = state.load(Relaxed);
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        state.store(x, Relaxed);
+                        [Ordering::Less, Ordering::Equal, Ordering::Greater][(x % 3) as usize]
+                    };
+                    let (mut got, _) = merge(&src, &random);
+                    got.sort();
+                    assert_eq!(got, want, "random answers, {len} elements");
+                }
+                for budget in [0, 1, len / 2, len.saturating_sub(1)] {
+                    let calls = AtomicUsize::new(0);
+                    let counted = |a: &Item<0>, b: &Item<0>| {
+                        assert!(calls.fetch_add(1, Relaxed) < budget, "budget spent");
+                        a.0.cmp(&b.0)
+                    };
+                    let (mut got, _) = merge(&src, &counted);
+                    got.sort();
+                    assert_eq!(got, want, "budget {budget}, {len} elements");
+                }
             }
         }
     }

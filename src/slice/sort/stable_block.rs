@@ -1,7 +1,7 @@
 //! Sorted runs of [`BLOCK`] elements for the stable merge sort, made without
 //! a branch that depends on the comparator's answers: each group of four is
 //! sorted by a network of five comparisons into the buffer, then the groups
-//! are merged in pairs from both ends at once ([`merge_into_even`]), back and forth
+//! are merged in pairs from both ends at once ([`merge_halves_into`]), back and forth
 //! between the buffer and the slice, three times.
 //!
 //! A binary insertion sort makes a few comparisons fewer, but each of its
@@ -19,7 +19,7 @@ use std::cmp::Ordering;
 use std::ptr;
 
 use super::is_less;
-use super::par_merge::merge_into_even;
+use super::par_merge::merge_halves_into;
 
 /// The length of the runs [`sort_block`] makes.
 pub(super) const BLOCK: usize = 32;
@@ -46,12 +46,12 @@ where
             sort4_into(v.add(k), buf.add(k), compare);
         }
         for k in (0..BLOCK).step_by(8) {
-            merge_into_even::<T, F, 4>(buf.add(k), buf.add(k + 4), v.add(k), compare);
+            merge_halves_into(buf.add(k), 8, v.add(k), compare);
         }
         for k in (0..BLOCK).step_by(16) {
-            merge_into_even::<T, F, 8>(v.add(k), v.add(k + 8), buf.add(k), compare);
+            merge_halves_into(v.add(k), 16, buf.add(k), compare);
         }
-        merge_into_even::<T, F, 16>(buf, buf.add(16), v, compare);
+        merge_halves_into(buf, 32, v, compare);
     }
 }
 
@@ -84,34 +84,30 @@ where
         // greatest: the first pair's greater only if strictly greater.
         let c_least = is_less(compare, &*c, &*a);
         let b_greatest = is_less(compare, &*d, &*b);
-        let least = if c_least { c } else { a };
-        let greatest = if b_greatest { b } else { d };
+        let least = pick(c_least, c, a);
+        let greatest = pick(b_greatest, b, d);
         // The two in the middle, the one from the first pair (earlier) left.
-        let mid_left = if c_least {
-            a
-        } else if b_greatest {
-            c
-        } else {
-            b
-        };
-        let mid_right = if b_greatest {
-            d
-        } else if c_least {
-            b
-        } else {
-            c
-        };
+        let mid_left = pick(c_least, a, pick(b_greatest, c, b));
+        let mid_right = pick(b_greatest, d, pick(c_least, b, c));
         let swap_mid = is_less(compare, &*mid_right, &*mid_left);
-        let (low, high) = if swap_mid {
-            (mid_right, mid_left)
-        } else {
-            (mid_left, mid_right)
-        };
+        let low = pick(swap_mid, mid_right, mid_left);
+        let high = pick(swap_mid, mid_left, mid_right);
         ptr::copy_nonoverlapping(least, dst, 1);
         ptr::copy_nonoverlapping(low, dst.add(1), 1);
         ptr::copy_nonoverlapping(high, dst.add(2), 1);
         ptr::copy_nonoverlapping(greatest, dst.add(3), 1);
     }
+}
+
+/// `yes` if `cond`, else `no`, two places of one allocation, chosen by
+/// arithmetic rather than by a branch: the compiler turned the nested
+/// choices of [`sort4_into`] into branches, which random input mispredicts
+/// half the time.
+#[inline(always)]
+fn pick<T>(cond: bool, yes: *const T, no: *const T) -> *const T {
+    let mask = (cond as usize).wrapping_neg();
+    let offset = (yes as usize).wrapping_sub(no as usize) & mask;
+    no.wrapping_byte_add(offset)
 }
 
 #[cfg(test)]
