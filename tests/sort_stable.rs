@@ -45,6 +45,36 @@ fn check_stable(values: &[u32], what: &str) {
         "par_sort_by_key of owning elements on {what}"
     );
 
+    // One word ordered by its key alone, sorted by its own order (the stable
+    // sort picks its algorithm by size and by whether the comparator is the
+    // type's own): ties must keep their order.
+    let mut words: Vec<KeyFirst> = (values.iter().copied())
+        .zip(0..)
+        .map(|(key, tag)| KeyFirst { key, tag })
+        .collect();
+    let mut expected_words = words.clone();
+    expected_words.sort();
+    words.par_sort();
+    let pairs = |w: &[KeyFirst]| w.iter().map(|w| (w.key, w.tag)).collect::<Vec<_>>();
+    assert_eq!(
+        pairs(&words),
+        pairs(&expected_words),
+        "par_sort of keyed words on {what}"
+    );
+
+    // Large elements (104 bytes), whose path differs from small ones'.
+    let mut large: Vec<(u32, usize, [u64; 11])> = (values.iter().copied())
+        .zip(0..)
+        .map(|(key, tag)| (key, tag, [tag as u64; 11]))
+        .collect();
+    let mut expected_large = large.clone();
+    expected_large.sort_by_key(|p| p.0);
+    large.par_sort_by_key(|p| p.0);
+    assert_eq!(
+        large, expected_large,
+        "par_sort_by_key of large elements on {what}"
+    );
+
     // A descending comparator exercises the strictly-descending fast path with
     // ties (which must not be reversed).
     let mut v = input.clone();
@@ -52,6 +82,33 @@ fn check_stable(values: &[u32], what: &str) {
     let mut expected_desc = input;
     expected_desc.sort_by_key(|p| std::cmp::Reverse(p.0));
     assert_eq!(v, expected_desc, "descending par_sort_by on {what}");
+}
+
+/// A key and a tag in one word, ordered by the key alone.
+#[derive(Clone, Copy, Debug)]
+struct KeyFirst {
+    key: u32,
+    tag: u32,
+}
+
+impl PartialEq for KeyFirst {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for KeyFirst {}
+
+impl PartialOrd for KeyFirst {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for KeyFirst {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
 }
 
 #[test]

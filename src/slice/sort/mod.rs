@@ -165,10 +165,14 @@ where
 ///   2.23-2.47 of std's time by the merge sort from 10^4 to 10^6 and
 ///   1.02-1.19 by the quicksort (`sort_compare`); sorted by a `u64` key,
 ///   records of 24 and 32 bytes took 1.8-2.5 by the merge sort and 0.77-0.99
-///   by the quicksort.
+///   by the quicksort. Elements of 33 to 128 bytes merge with a branch on
+///   each answer, mispredicted as often, and a partition copies them twice
+///   per level where a merge copies them once, yet the quicksort's fewer
+///   waits won: 64-byte elements on 1 worker took 1.30-1.32 of std's time at
+///   10^5 and 10^6 by the merge sort, 0.93-0.98 by the quicksort; 128-byte
+///   elements at 50,000 took 1.11-1.16 of Rayon's time, 1.01-1.03.
 ///
-/// Larger elements stay with the merge sort, which copies each once per level
-/// where a partition copies it twice.
+/// Larger elements stay with the merge sort.
 ///
 /// One-word values (`u64`, `(u32, u32)`, `f64`) go to the quicksort when
 /// sorted by their own order (`own_order`, from `par_sort`), which is cheap
@@ -180,7 +184,7 @@ where
 /// random `u64`s by the quicksort, 764,141 by the merge sort (Rayon's sort
 /// 771,469), and took 1.08 of Rayon's time against 1.04.
 const fn quicksort_suits<T>(own_order: bool) -> bool {
-    size_of::<T>() <= 32 && (size_of::<T>() > 8 || std::mem::needs_drop::<T>() || own_order)
+    size_of::<T>() <= 128 && (size_of::<T>() > 8 || std::mem::needs_drop::<T>() || own_order)
 }
 
 /// Sorts `v` stably on this thread: by the stable quicksort or the merge

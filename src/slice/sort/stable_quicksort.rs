@@ -341,7 +341,7 @@ where
 /// Sorts `v` (at most [`SMALL_MAX`] elements) stably with the scratch space at
 /// `buf`: each half is sorted into the buffer, its first eight by two networks
 /// of four merged on the stack (its first four by one network, if the half is
-/// shorter or the elements larger than 32 bytes) and the rest inserted one by
+/// shorter or the elements larger than 128 bytes) and the rest inserted one by
 /// one, and the halves are merged back into `v` ([`merge_halves_into`]). The
 /// networks and merges choose without branches; the insertions branch on
 /// every answer, and random input mispredicts about half of those, so they
@@ -371,7 +371,7 @@ where
     unsafe {
         for (start, end) in [(0, half), (half, len)] {
             let run = buf.add(start);
-            let sorted = if end - start >= 8 && size_of::<T>() <= 32 {
+            let sorted = if end - start >= 8 && size_of::<T>() <= 128 {
                 let mut fours = std::mem::MaybeUninit::<[T; 8]>::uninit();
                 let fours = fours.as_mut_ptr().cast::<T>();
                 sort4_into(src.add(start), fours, compare);
