@@ -15,9 +15,9 @@
 //! total order, and Rayon's never do. Ours leave the slice as some permutation
 //! of its elements then, as Rayon's. The sequential sorts are an introsort
 //! ([`seq_quicksort`]), a merge sort of natural runs
-//! ([`merge_sort::seq_merge_sort`]) and, for short inputs that are not nearly
-//! sorted and for inputs with few distinct values, a stable quicksort that
-//! sets equal elements aside ([`stable_quicksort`]).
+//! ([`merge_sort::seq_merge_sort`]) and, for inputs with few distinct values
+//! and most that do not look nearly sorted (which ones: [`prefers_quicksort`]),
+//! a stable quicksort that sets equal elements aside ([`stable_quicksort`]).
 
 mod cached_key;
 mod fork;

@@ -1,4 +1,5 @@
-//! A stable quicksort, for short inputs and inputs with few distinct values.
+//! A stable quicksort, for inputs that are not nearly sorted and inputs with
+//! few distinct values (see `prefers_quicksort` in the parent module).
 //!
 //! A merge sort of `n` elements always makes about `n log n` comparisons; with
 //! `k` distinct values a quicksort that sets the elements equal to its pivot
