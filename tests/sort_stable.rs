@@ -34,16 +34,8 @@ fn check_stable(values: &[u32], what: &str) {
 
     // Elements that own memory (the sequential sort of long inputs picks
     // its algorithm by this): ties must keep their order too.
-    let mut owning: Vec<(u32, String)> = (values.iter().copied())
-        .zip((0..).map(|i: usize| i.to_string()))
-        .collect();
-    let mut expected_owning = owning.clone();
-    expected_owning.sort_by_key(|p| p.0);
-    owning.par_sort_by_key(|p| p.0);
-    assert_eq!(
-        owning, expected_owning,
-        "par_sort_by_key of owning elements on {what}"
-    );
+    let owning = (values.iter().copied()).zip((0..).map(|i: usize| i.to_string()));
+    check_by_first(owning.collect(), &format!("owning elements on {what}"));
 
     // One word ordered by its key alone, sorted by its own order (the stable
     // sort picks its algorithm by size and by whether the comparator is the
@@ -63,16 +55,15 @@ fn check_stable(values: &[u32], what: &str) {
     );
 
     // Large elements (104 bytes), whose path differs from small ones'.
-    let mut large: Vec<(u32, usize, [u64; 11])> = (values.iter().copied())
-        .zip(0..)
-        .map(|(key, tag)| (key, tag, [tag as u64; 11]))
-        .collect();
-    let mut expected_large = large.clone();
-    expected_large.sort_by_key(|p| p.0);
-    large.par_sort_by_key(|p| p.0);
-    assert_eq!(
-        large, expected_large,
-        "par_sort_by_key of large elements on {what}"
+    let large = (values.iter().copied()).map(|key| (key, [u64::from(key); 12]));
+    let large: Vec<(u32, [u64; 12])> = large.collect();
+    check_by_first(
+        large
+            .into_iter()
+            .zip(0usize..)
+            .map(|((k, pad), tag)| (k, (tag, pad)))
+            .collect(),
+        &format!("large elements on {what}"),
     );
 
     // A descending comparator exercises the strictly-descending fast path with
@@ -82,6 +73,20 @@ fn check_stable(values: &[u32], what: &str) {
     let mut expected_desc = input;
     expected_desc.sort_by_key(|p| std::cmp::Reverse(p.0));
     assert_eq!(v, expected_desc, "descending par_sort_by on {what}");
+}
+
+/// Sorts pairs by their first field with `par_sort_by_key` and checks the
+/// result against std's stable sort (ties keep their order).
+fn check_by_first<K, V>(mut v: Vec<(K, V)>, what: &str)
+where
+    K: Ord + Copy + Send + Sync,
+    V: Clone + Send + PartialEq + std::fmt::Debug,
+    K: std::fmt::Debug,
+{
+    let mut expected = v.clone();
+    expected.sort_by_key(|p| p.0);
+    v.par_sort_by_key(|p| p.0);
+    assert_eq!(v, expected, "par_sort_by_key of {what}");
 }
 
 /// A key and a tag in one word, ordered by the key alone.

@@ -53,6 +53,23 @@ fn test_coin(seed: u64) -> impl Fn() -> u64 {
     }
 }
 
+/// A comparator that answers at random, from a seeded xorshift kept in an
+/// atomic (so it is `Sync`, as the merges and the parallel sorts want), for
+/// the tests of inconsistent comparators.
+#[cfg(test)]
+fn random_answers<T>(seed: u64) -> impl Fn(&T, &T) -> Ordering + Sync {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let state = AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    move |_, _| {
+        let mut x = state.load(Relaxed);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        state.store(x, Relaxed);
+        [Ordering::Less, Ordering::Equal, Ordering::Greater][(x % 3) as usize]
+    }
+}
+
 use std::cmp::Ordering;
 
 pub(crate) use cached_key::cached_key_sort;

@@ -1015,16 +1015,7 @@ mod tests {
                 assert_eq!(got, want, "{len} elements, {keys} keys");
                 want.sort();
                 for seed in 1..=8u64 {
-                    let state = AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                    let random = |_: &Item<0>, _: &Item<0>| {
-                        let mut x = state.load(Relaxed);
-                        x ^= x << 13;
-                        x ^= x >> 7;
-                        x ^= x << 17;
-                        state.store(x, Relaxed);
-                        [Ordering::Less, Ordering::Equal, Ordering::Greater][(x % 3) as usize]
-                    };
-                    let (mut got, _) = merge(&src, &random);
+                    let (mut got, _) = merge(&src, &super::super::random_answers(seed));
                     got.sort();
                     assert_eq!(got, want, "random answers, {len} elements");
                 }

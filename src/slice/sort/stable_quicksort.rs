@@ -466,16 +466,7 @@ mod tests {
 
     #[test]
     fn an_inconsistent_comparator_leaves_a_permutation() {
-        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-        let state = AtomicU64::new(3);
-        let coin = |_: &u64, _: &u64| {
-            let mut x = state.load(Relaxed);
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            state.store(x, Relaxed);
-            [Ordering::Less, Ordering::Equal, Ordering::Greater][(x % 3) as usize]
-        };
+        let coin = super::super::random_answers(3);
         for len in [30, 500, 20_000] {
             let input = random(len, 8, 5);
             let mut got = input.clone();
