@@ -175,40 +175,10 @@ pub(super) unsafe fn merge_out_of_order<T, F>(
     unsafe { merge_rest(rest, usize::MAX, true, compare) };
 }
 
-/// Merges the short runs `left[..n_left]` and `right[..n_right]` into `dest`
-/// on this thread, from both ends at once, with no check of their order
-/// first: for the stable merge sort's small sort, whose runs are random.
-///
-/// # Safety
-/// As for [`par_merge`].
-#[inline(always)]
-pub(super) unsafe fn merge_into<T, F>(
-    left: *mut T,
-    n_left: usize,
-    right: *mut T,
-    n_right: usize,
-    dest: *mut T,
-    compare: &F,
-) where
-    F: Fn(&T, &T) -> Ordering,
-{
-    // SAFETY: the caller gives these ranges to this merge alone.
-    unsafe {
-        let rest = MoveRest::new(
-            SendPtr(left),
-            n_left,
-            SendPtr(right),
-            n_right,
-            SendPtr(dest),
-        );
-        merge_bidirectional(rest, compare);
-    }
-}
-
 /// Merges the two sorted halves of `src[..len]`, `src[..len / 2]` and
 /// `src[len / 2..len]`, into `dest[..len]` (the left one first on ties), from
-/// both ends at once as [`merge_into`] does, for short runs (the stable
-/// sort's blocks and the stable quicksort's small sort): `len / 2` steps at
+/// both ends at once as [`merge_bidirectional`] does, for short runs (the
+/// stable sort's blocks and the small sorts of both quicksorts): `len / 2` steps at
 /// each end, unrolled where `len` is a constant, with no check of the runs'
 /// ends, and the elements copied only once every comparison is made. An end
 /// may compare an element the other took (near the end of the merge, where

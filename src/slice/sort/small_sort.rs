@@ -22,7 +22,7 @@ use std::ptr;
 
 use super::insertion::{insertion_sort, insertion_sort_from};
 use super::is_less;
-use super::par_merge::merge_into;
+use super::par_merge::merge_halves_into;
 
 /// Elements larger than this are sorted by insertion alone: a network's
 /// exchanges and the merge move elements that an insertion sort would leave in
@@ -92,14 +92,7 @@ where
     // once.
     unsafe {
         ptr::copy_nonoverlapping(v.as_ptr(), buf, len);
-        merge_into(
-            buf,
-            half,
-            buf.add(half),
-            len - half,
-            v.as_mut_ptr(),
-            compare,
-        );
+        merge_halves_into(buf, len, v.as_mut_ptr(), compare);
     }
 }
 
