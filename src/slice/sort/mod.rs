@@ -126,6 +126,13 @@ where
     merge_sort::par_merge_sort(v, compare, own_order);
 }
 
+/// From this length, below [`QUICKSORT_BELOW`], elements of 33 to 128 bytes go
+/// to the quicksort too. 64-byte elements on 1 worker (two interleaved runs
+/// of 21 rounds) took 0.77-0.86 of std's time by the merge sort from 1,000 to
+/// 2,000 elements, and 1.01-1.20 from 2,500 to 3,000; by the quicksort
+/// 0.98-1.06 and 0.90-0.96.
+const LARGE_QUICKSORT_FROM: usize = 2048;
+
 /// Below this length the sequential stable sort is the stable quicksort unless
 /// `v` looks nearly sorted or reversed; from it, the merge sort unless a sample
 /// suggests few distinct values (the sample costs about a thousand
@@ -142,9 +149,8 @@ const QUICKSORT_BELOW: usize = 1 << 12;
 /// look sorted or reversed in the main ([`runs::looks_presorted`], 32
 /// comparisons), which the merge sort sorts in a few passes by merging its
 /// long runs. Large elements ([`par_merge::is_large`]) stay with the merge
-/// sort, which copies each once per level where a partition copies it twice
-/// (64-byte elements of 1,000 took 1.0 of std's time by the quicksort, 0.6
-/// by the merge sort). Longer inputs go to the quicksort when a sample suggests few
+/// sort below [`LARGE_QUICKSORT_FROM`] elements: it copies each once per level
+/// where a partition copies it twice. Longer inputs go to the quicksort when a sample suggests few
 /// distinct values (it then makes about `n log k` comparisons for `k`
 /// values, the merge sort `n log n`), or when the quicksort suits their
 /// elements better ([`quicksort_suits`]) and they do not look sorted or
@@ -163,7 +169,9 @@ where
         return (quicksort_suits::<T>(own_order) && !runs::looks_presorted(v, compare))
             .then_some(false);
     }
-    (!par_merge::is_large::<T>() && !runs::looks_presorted(v, compare)).then_some(false)
+    let suits =
+        !par_merge::is_large::<T>() || size_of::<T>() <= 128 && v.len() >= LARGE_QUICKSORT_FROM;
+    (suits && !runs::looks_presorted(v, compare)).then_some(false)
 }
 
 /// Whether the stable quicksort sorts long random inputs of `T` faster than
