@@ -134,7 +134,8 @@ where
 const LARGE_QUICKSORT_FROM: usize = 2048;
 
 /// Below this length the sequential stable sort is the stable quicksort unless
-/// `v` looks nearly sorted or reversed; from it, the merge sort unless a sample
+/// `v` looks nearly sorted or reversed (or holds elements over 32 bytes, fewer
+/// than [`LARGE_QUICKSORT_FROM`]); from it, the merge sort unless a sample
 /// suggests few distinct values (the sample costs about a thousand
 /// comparisons) or the quicksort suits its elements better.
 const QUICKSORT_BELOW: usize = 1 << 12;
@@ -150,11 +151,11 @@ const QUICKSORT_BELOW: usize = 1 << 12;
 /// comparisons), which the merge sort sorts in a few passes by merging its
 /// long runs. Large elements ([`par_merge::is_large`]) stay with the merge
 /// sort below [`LARGE_QUICKSORT_FROM`] elements: it copies each once per level
-/// where a partition copies it twice. Longer inputs go to the quicksort when a sample suggests few
-/// distinct values (it then makes about `n log k` comparisons for `k`
-/// values, the merge sort `n log n`), or when the quicksort suits their
-/// elements better ([`quicksort_suits`]) and they do not look sorted or
-/// reversed.
+/// where a partition copies it twice. Longer inputs go to the quicksort when a
+/// sample suggests few distinct values (it then makes about `n log k`
+/// comparisons for `k` values, the merge sort `n log n`), or when the
+/// quicksort suits their elements better ([`quicksort_suits`]) and they do
+/// not look sorted or reversed.
 ///
 /// `None` stands for the merge sort, `Some(few_distinct)` for the quicksort,
 /// told whether the sample suggested few distinct values.

@@ -239,12 +239,12 @@ where
     let len = v.len();
     debug_assert!(pivot < len && track.is_none_or(|t| t < len && t != pivot));
     let src = v.as_mut_ptr();
-    // SAFETY: `pivot` and `track` are below `len`; the slice is only read until the copy
-    // back. Each element is copied once, to the front or the back of the
-    // free places of `buf` (see `Fill`), so every write is in bounds and
-    // none overwrites another. A panic in `goes_left` leaves the slice
-    // untouched but for the pivot's place, which `held` writes back, and
-    // `buf` owns nothing.
+    // SAFETY: `pivot` and `track` are below `len`; the slice is only read
+    // until the copy back. Each element is copied once, to the front or the
+    // back of the free places of `buf` (see `Fill`), so every write is in
+    // bounds and none overwrites another. A panic in `goes_left` leaves the
+    // slice untouched but for the pivot's place, which `held` writes back,
+    // and `buf` owns nothing.
     unsafe {
         let mut fill = Fill {
             buf,
