@@ -170,8 +170,8 @@ where
         return (quicksort_suits::<T>(own_order) && !runs::looks_presorted(v, compare))
             .then_some(false);
     }
-    let suits =
-        !par_merge::is_large::<T>() || size_of::<T>() <= 128 && v.len() >= LARGE_QUICKSORT_FROM;
+    let suits = !par_merge::is_large::<T>()
+        || v.len() >= LARGE_QUICKSORT_FROM && quicksort_suits::<T>(own_order);
     (suits && !runs::looks_presorted(v, compare)).then_some(false)
 }
 
