@@ -8,6 +8,9 @@ use std::time::Duration;
 use prorata::prelude::*;
 use prorata::{ShareError, ThreadPoolBuilder};
 
+mod common;
+use common::work::spin;
+
 /// About a microsecond of work that the optimiser cannot remove.
 /// Waits until `done()` holds; a generous deadline turns a hang into a failure.
 fn eventually(what: &str, mut done: impl FnMut() -> bool) {
@@ -19,14 +22,6 @@ fn eventually(what: &str, mut done: impl FnMut() -> bool) {
         );
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-fn spin(i: u64) -> u64 {
-    let mut x = i;
-    for _ in 0..200 {
-        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-    }
-    x
 }
 
 #[test]

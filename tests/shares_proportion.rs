@@ -10,14 +10,8 @@ use std::time::{Duration, Instant};
 use prorata::prelude::*;
 use prorata::{SharePolicy, ThreadPoolBuilder};
 
-/// About a microsecond of work that the optimiser cannot remove.
-fn spin(i: u64) -> u64 {
-    let mut x = i;
-    for _ in 0..200 {
-        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-    }
-    x
-}
+mod common;
+use common::work::spin;
 
 /// Runs one CPU-bound `par_iter` per share until `window` is over; returns the
 /// items each did.

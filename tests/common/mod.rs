@@ -9,3 +9,4 @@ pub mod drops;
 pub mod panics;
 pub mod plumbing;
 pub mod sort_inputs;
+pub mod work;
