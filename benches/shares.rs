@@ -108,6 +108,7 @@ fn main() {
             cores: 2,
             policies: measure::POLICIES.to_vec(),
             only: None,
+            detail: false,
         });
     }
     let mut c = Criterion::default().configure_from_args();

@@ -9,8 +9,11 @@
 //! ```text
 //! cargo run --release --example shares -- [--windows N] [--trials N] [--rounds N]
 //!     [--workers 2,8] [--cores 2] [--policies stride,lottery]
-//!     [--only prop,handover,lone,idle,threads]
+//!     [--only prop,handover,lone,idle,threads] [--detail]
 //! ```
+//!
+//! `--detail` prints each proportions window share by share: its part of the
+//! items and of the core time, and its grants and preemptions.
 
 mod measure;
 
@@ -25,8 +28,13 @@ fn parse() -> Plan {
         cores: 2,
         policies: measure::POLICIES.to_vec(),
         only: None,
+        detail: false,
     };
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let mut argv: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(at) = argv.iter().position(|a| a == "--detail") {
+        argv.remove(at);
+        a.detail = true;
+    }
     for pair in argv.chunks(2) {
         let value = pair.get(1).map(String::as_str).unwrap_or("");
         let list = || value.split(',').map(str::to_string).collect::<Vec<_>>();

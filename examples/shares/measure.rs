@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering:
 use std::time::{Duration, Instant};
 
 use prorata::prelude::*;
-use prorata::{Share, SharePolicy, ThreadPool, ThreadPoolBuilder};
+use prorata::{Share, SharePolicy, ShareStats, ThreadPool, ThreadPoolBuilder};
 
 /// Iterations of the item's loop (set by [`calibrate`]).
 static ITERS: AtomicU32 = AtomicU32::new(700);
@@ -257,12 +257,14 @@ pub fn percentages(f: &[f64]) -> String {
 }
 
 /// Runs `scenario` with `pattern` on `pool` for a 300 ms warm-up and `windows` 1 s
-/// windows; returns each window's fractions.
+/// windows; returns each window's fractions. With `detail`, prints each window's
+/// items and core time of each share (see [`print_detail`]).
 pub fn proportions(
     pool: &ThreadPool,
     scenario: Scenario,
     pattern: Pattern,
     windows: usize,
+    detail: bool,
 ) -> Windows {
     let (shares, targets, _parents) = scenario.build(pool);
     let stop = AtomicBool::new(false);
@@ -278,9 +280,16 @@ pub fn proportions(
         let start = Instant::now() + Duration::from_millis(300);
         sleep_until(start);
         let mut last = snapshot();
+        let stats = || shares.iter().map(Share::stats).collect::<Vec<_>>();
+        let mut last_stats = stats();
         for w in 1..=windows {
             sleep_until(start + Duration::from_secs(w as u64));
             let now = snapshot();
+            if detail {
+                let now_stats = stats();
+                print_detail(scenario, pattern, &now, &last, &now_stats, &last_stats);
+                last_stats = now_stats;
+            }
             let done: Vec<u64> = now.iter().zip(&last).map(|(n, l)| n - l).collect();
             let total = done.iter().sum::<u64>().max(1) as f64;
             fractions.push(done.iter().map(|&d| d as f64 / total).collect());
@@ -295,6 +304,49 @@ pub fn proportions(
         fractions,
         gap_ms,
     }
+}
+
+/// One window of one run, share by share: its part of the items and of the
+/// core time (percent), and the grants and preemptions of its workers. A share
+/// whose items and core time both fall short of its part while it is never
+/// preempted holds a core that its threads do not get to use.
+fn print_detail(
+    scenario: Scenario,
+    pattern: Pattern,
+    items: &[u64],
+    items_before: &[u64],
+    stats: &[ShareStats],
+    stats_before: &[ShareStats],
+) {
+    let done: Vec<u64> = items.iter().zip(items_before).map(|(n, l)| n - l).collect();
+    let core: Vec<Duration> = stats
+        .iter()
+        .zip(stats_before)
+        .map(|(n, l)| n.core_time.saturating_sub(l.core_time))
+        .collect();
+    let all_items = done.iter().sum::<u64>().max(1) as f64;
+    let all_core = core
+        .iter()
+        .sum::<Duration>()
+        .as_secs_f64()
+        .max(f64::MIN_POSITIVE);
+    let shares: Vec<String> = (0..done.len())
+        .map(|i| {
+            format!(
+                "items {:.1}% core {:.1}% grants {} preempted {}",
+                100.0 * done[i] as f64 / all_items,
+                100.0 * core[i].as_secs_f64() / all_core,
+                stats[i].grants - stats_before[i].grants,
+                stats[i].preemptions - stats_before[i].preemptions,
+            )
+        })
+        .collect();
+    println!(
+        "  {} {:?}: {}",
+        scenario.name(),
+        pattern,
+        shares.join(" | ")
+    );
 }
 
 fn sleep_until(t: Instant) {
@@ -505,6 +557,8 @@ pub struct Plan {
     pub policies: Vec<(&'static str, SharePolicy)>,
     /// Parts to run (`prop`, `handover`, `lone`, `idle`, `threads`); all if `None`.
     pub only: Option<Vec<String>>,
+    /// Print each proportions window share by share (`--detail`).
+    pub detail: bool,
 }
 
 impl Plan {
@@ -613,7 +667,7 @@ fn proportions_table(args: &Plan) {
                 let pool = pool(w, args.cores, policy);
                 let runs: Vec<Windows> = SCENARIOS
                     .iter()
-                    .map(|&s| proportions(&pool, s, pattern, args.windows))
+                    .map(|&s| proportions(&pool, s, pattern, args.windows, args.detail))
                     .collect();
                 let cells: Vec<String> = runs.iter().map(|r| format!("{:.1}", r.worst())).collect();
                 let worst = runs
