@@ -112,7 +112,14 @@ impl Pacer {
 /// Returns whether it yielded.
 #[inline]
 fn paced_yield() -> bool {
-    WorkerThread::current().is_some_and(|w| w.registry().shares.on_paced_safe_point(w.index()))
+    WorkerThread::current().is_some_and(|w| {
+        let registry = w.registry();
+        let yielded = registry.shares.on_paced_safe_point(w.index());
+        if registry.start_was_refused() {
+            registry.retry_refused_start(w.index());
+        }
+        yielded
+    })
 }
 
 /// Some pool made a share: safe points start checking the per-worker flags.
@@ -128,7 +135,12 @@ pub(crate) fn preempt_requested(worker: &WorkerThread) {
     // and every job of its deque must be stealable (a BWoS deque keeps some private).
     worker.publish_all();
     worker.grant_local_jobs();
-    worker.registry().shares.on_safe_point(worker.index());
+    let registry = worker.registry();
+    registry.shares.on_safe_point(worker.index());
+    if registry.start_was_refused() {
+        // It may hold the core it waited for: the refused start may pass now.
+        registry.retry_refused_start(worker.index());
+    }
 }
 
 /// The current worker found no work (it starts looking, or ends another search

@@ -2,7 +2,7 @@
 //! sleep state, the handlers) and the ways into it from outside.
 
 use std::any::Any;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Weak};
 
 use super::flags::WorkerFlags;
@@ -74,6 +74,9 @@ pub(crate) struct Registry {
     /// Set when idle workers retire (a share's sub-pool): their threads exit and
     /// start again when woken.
     pub(crate) retire: Option<Retirement>,
+    /// The start gate refused a thread for work a worker of this pool pushed, and
+    /// no worker has asked again since (see [`Registry::retry_refused_start`]).
+    start_refused: AtomicBool,
 }
 
 impl Registry {
@@ -148,6 +151,7 @@ impl Registry {
                 counters,
                 trace: crate::trace::Recorder::new(n),
                 retire,
+                start_refused: AtomicBool::new(false),
             }
         });
         if let Some(deques) = deques {
@@ -190,7 +194,37 @@ impl Registry {
             return true;
         }
         let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
-        self.shares.may_start_thread(live)
+        let may = self.shares.may_start_thread(live);
+        if !may {
+            self.start_refused.store(true, Ordering::Relaxed);
+        }
+        may
+    }
+
+    /// Whether a thread start was refused since a worker last asked again (one
+    /// relaxed load, at paced safe points).
+    #[inline]
+    pub(crate) fn start_was_refused(&self) -> bool {
+        self.start_refused.load(Ordering::Relaxed)
+    }
+
+    /// Asks the start gate again for the thread it refused: its answer changes
+    /// when a thread of the share gets its core, or when another share stops,
+    /// and nothing pushes again in a long leaf loop (the halves a parallel
+    /// iterator split off before its first thread held a core would wait for that
+    /// thread to finish its own half). Called by worker `index` at its paced
+    /// safe points and when it gets a core; wakes one sleeper (through the gate,
+    /// which may refuse again) if work still waits.
+    #[cold]
+    pub(crate) fn retry_refused_start(&self, index: usize) {
+        if !self.start_refused.swap(false, Ordering::Relaxed) || !self.has_work(index) {
+            return;
+        }
+        let announced = self.sleep.new_internal_jobs(1, false);
+        if announced.woken > 0 {
+            // As for a worker's push (`WorkerThread::push`).
+            self.shares.workers_woken(announced.woken);
+        }
     }
 
     /// Whether the worker about to block on this thread (of this retiring pool) is
@@ -199,7 +233,7 @@ impl Registry {
     /// may both retire; the next work then starts one again.
     fn thread_is_spare(&self) -> bool {
         let live = self.retire.as_ref().map_or(0, Retirement::live_threads);
-        live >= 2 && !self.shares.may_start_thread(live - 1)
+        self.shares.thread_is_spare(live)
     }
 
     /// Queues a job from outside the pool and wakes a worker if needed.

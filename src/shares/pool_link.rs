@@ -7,7 +7,7 @@
 //! start, join, iterator safe point) and [`PoolShares::on_idle`] when a worker
 //! runs out of work (it then searches, then sleeps).
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -54,6 +54,9 @@ pub(crate) struct ShareWorkers {
     handles: Vec<WorkerHandle>,
     /// Whether each worker holds a core (written only by that worker).
     holding: Vec<AtomicBool>,
+    /// How often each worker yields at its paced safe points while its share
+    /// defers to another (see [`DeferPacing`]).
+    pacing: Vec<DeferPacing>,
     /// How many workers run on a core right now: holding one, and not parked at a
     /// safe point waiting to get it back.
     on_core: AtomicU32,
@@ -166,6 +169,8 @@ impl PoolShares {
     /// milliseconds behind the holders, whatever the tickets said. It yields too
     /// while a worker granted a core has not started running (see
     /// `Permits::starting`). With nothing else ready, the yield returns at once.
+    /// Yields that let another thread run long, most likely one of another
+    /// program, are held to a budget (see [`DeferPacing`]).
     /// Notes the processor it runs on too, and ends the quantum if it is over
     /// while a worker waits (see `Permits::end_quantum_if_due`).
     /// Returns whether it yielded.
@@ -182,10 +187,10 @@ impl PoolShares {
             m.permits.spread(h);
         }
         let defers = m.permits.defers_to_other(m.id) || m.permits.starting();
-        if defers {
-            std::thread::yield_now();
-        }
         defers
+            && m.pacing
+                .get(index)
+                .is_some_and(|p| p.defer(m.permits.now()))
     }
 
     /// Worker `index`'s preemption flag was up: take a core if it has none, give
@@ -216,18 +221,20 @@ impl PoolShares {
 
     /// Whether work that a worker of this pool (a share's sub-pool) pushed may
     /// start another thread beside the `live` ones (always, for a pool without
-    /// shares); see [`ShareWorkers::may_start`].
-    ///
-    /// Opt-in for now (`PRORATA_SHARE_THREAD_BOUND=1`): bounded shares show
-    /// the allocator a demand of the cores they hold, and on 2 cores the
-    /// shares example's two-level tree was up to 1.8 points off its tickets
-    /// with the bound on, against 1.3 off (and flat pairs showed single
-    /// windows 25-40 points off with it on); see the scaling page.
+    /// shares, or with the bound off: `PRORATA_SHARE_THREAD_BOUND=0`); see
+    /// [`ShareWorkers::may_start`].
     pub(crate) fn may_start_thread(&self, live: usize) -> bool {
         if !thread_bound() {
             return true;
         }
         self.member.get().is_none_or(|m| m.may_start(live))
+    }
+
+    /// Whether one of this pool's `live` threads that is about to sleep is one
+    /// its share would not keep (never without the bound, nor for a pool
+    /// without shares); see [`ShareWorkers::is_spare`].
+    pub(crate) fn thread_is_spare(&self, live: usize) -> bool {
+        thread_bound() && self.member.get().is_some_and(|m| m.is_spare(live))
     }
 
     /// Worker `index` ran out of work (or exits). Returns whether it gave a core
@@ -238,11 +245,28 @@ impl PoolShares {
     }
 }
 
-/// Whether a share's threads are bounded by the cores it holds
-/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
+/// How many threads a share whose tickets are worth `cores` cores may run on
+/// cores at once: the cores rounded up, and one more for a share worth a core
+/// or more. Other programs share the processors, and a share's holder may get
+/// less than a whole one from the OS; the allocator charges the processor time
+/// used and would make the difference up from the other shares, but only to a
+/// thread of the share that waits for a core. (A 2:1:1 tree on 2 cores beside
+/// one busy loop: 38 : 31 : 31 with one thread for the share worth a core.)
+/// At most as many shares as cores are worth a core, so this adds at most a
+/// thread per core.
+fn thread_worth(cores: f64) -> u32 {
+    if cores >= 1.0 {
+        cores.ceil().min(f64::from(u32::MAX / 2)) as u32 + 1
+    } else {
+        1
+    }
+}
+
+/// Whether a share's threads are bounded by the cores it is worth (unless
+/// `PRORATA_SHARE_THREAD_BOUND=0`), read once.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_none_or(|v| v != "0"))
 }
 
 /// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
@@ -304,6 +328,77 @@ impl Drop for Lend {
     }
 }
 
+/// A worker's yields to the threads its share defers to (see
+/// [`PoolShares::on_paced_safe_point`]), within a budget of time.
+///
+/// The yields are for threads of this program: a caller of the other share
+/// that just woke up, or a worker granted a core that the OS has not run yet.
+/// They run for microseconds before they block or move on. A thread of another
+/// program that keeps a processor busy takes the whole of its time slice at
+/// a yield instead (a millisecond or more), and a holder that yielded at every
+/// safe point ran a fraction of the time of the holders beside it: the
+/// allocator, which charges each share the processor time its threads used,
+/// then saw that share as owed and never took its core back, and its items fell
+/// far below its part (3:1 on 2 cores beside one busy loop: 88 : 12 instead of
+/// 75 : 25). So each yield is charged the time it took beyond
+/// [`SHORT_YIELD`], against a budget that grows by a fiftieth of the time
+/// that passes (up to [`YIELD_BUDGET_CAP`]); the worker yields only while the
+/// budget is not spent. Yields that let the program's own threads run cost
+/// nothing; other programs get at most about 2% of the holder's time this way.
+#[derive(Debug, Default)]
+struct DeferPacing {
+    /// Nanoseconds of long yields the worker may still spend (negative: owed).
+    budget: AtomicI64,
+    /// When the budget was last topped up (the permits' clock; 0: never).
+    topped_at: AtomicU64,
+}
+
+/// The part of a yield that is free: a thread of the program woken for a
+/// moment has run by then.
+const SHORT_YIELD: Duration = Duration::from_micros(20);
+
+/// The most a worker saves up for long yields.
+const YIELD_BUDGET_CAP: Duration = Duration::from_millis(1);
+
+/// The budget grows by one nanosecond for every this many that pass.
+const YIELD_BUDGET_RATE: u64 = 50;
+
+impl DeferPacing {
+    /// A paced safe point of this worker at `now` (the permits' clock), while
+    /// its share defers to another: yields the processor unless the budget is
+    /// spent; says whether it yielded. Only the worker itself calls it, so
+    /// plain loads and stores.
+    fn defer(&self, now: u64) -> bool {
+        self.defer_with(now, || {
+            let start = std::time::Instant::now();
+            std::thread::yield_now();
+            start.elapsed()
+        })
+    }
+
+    /// [`DeferPacing::defer`], yielding by `yield_for`, which says how long the
+    /// yield took.
+    fn defer_with(&self, now: u64, yield_for: impl FnOnce() -> Duration) -> bool {
+        let since = now.saturating_sub(self.topped_at.load(Ordering::Relaxed));
+        self.topped_at.store(now, Ordering::Relaxed);
+        let gained = i64::try_from(since / YIELD_BUDGET_RATE).unwrap_or(i64::MAX);
+        let budget = self
+            .budget
+            .load(Ordering::Relaxed)
+            .saturating_add(gained)
+            .min(YIELD_BUDGET_CAP.as_nanos() as i64);
+        if budget < 0 {
+            self.budget.store(budget, Ordering::Relaxed);
+            return false;
+        }
+        let long = yield_for().saturating_sub(SHORT_YIELD);
+        let cost = i64::try_from(long.as_nanos()).unwrap_or(i64::MAX);
+        self.budget
+            .store(budget.saturating_sub(cost), Ordering::Relaxed);
+        true
+    }
+}
+
 impl ShareWorkers {
     /// Registers `n` workers; `on_flag(i)` raises worker `i`'s pool flag.
     pub(crate) fn new(
@@ -323,6 +418,7 @@ impl ShareWorkers {
             id,
             handles,
             holding: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            pacing: (0..n).map(|_| DeferPacing::default()).collect(),
             on_core: AtomicU32::new(0),
             worth: AtomicU32::new(1),
             core_free: AtomicBool::new(false),
@@ -340,25 +436,38 @@ impl ShareWorkers {
     /// So a share runs at most one thread more than the cores it has held at
     /// once; 200 shares on 2 cores run about one thread each. (Work from outside,
     /// and wake-ups of a sleeping thread, are not bounded.)
+    fn may_start(&self, live: usize) -> bool {
+        let on_core = self.on_core.load(Ordering::Relaxed) as usize;
+        live <= on_core && self.has_room(on_core)
+    }
+
+    /// Whether one of the share's `live` threads, about to sleep, is one too
+    /// many: the others are as many as the cores its tickets are worth (see
+    /// [`ShareWorkers::may_start`]), and no core is free. Whether they hold
+    /// cores now does not count: between two calls none does, and a thread
+    /// retired then had to start again for the next call (a thread started at
+    /// each call of the latency example's queries made them 1.85 times slower).
+    fn is_spare(&self, live: usize) -> bool {
+        live >= 2 && !self.has_room(live - 1)
+    }
+
+    /// Whether the share has room for a thread beside `threads` of its own:
+    /// they are fewer than the cores its tickets are worth among the active
+    /// shares (see [`thread_worth`]), or a core is free for whoever asks.
     ///
     /// The allocator is read at most every eighth of a quantum, and only when its
     /// lock is free: pushes ask this often, and must not queue behind it.
-    fn may_start(&self, live: usize) -> bool {
-        let on_core = self.on_core.load(Ordering::Relaxed) as usize;
-        if live > on_core {
-            return false;
-        }
+    fn has_room(&self, threads: usize) -> bool {
         let now = self.permits.now();
         let at = self.read_at.load(Ordering::Relaxed);
         if at == u64::MAX || now.saturating_sub(at) >= self.permits.quantum_nanos() / 8 {
             if let Some((cores, free)) = self.permits.try_thread_reading(self.id) {
-                let worth = cores.ceil().clamp(1.0, f64::from(u32::MAX)) as u32;
-                self.worth.store(worth, Ordering::Relaxed);
+                self.worth.store(thread_worth(cores), Ordering::Relaxed);
                 self.core_free.store(free, Ordering::Relaxed);
                 self.read_at.store(now, Ordering::Relaxed);
             }
         }
-        on_core < self.worth.load(Ordering::Relaxed) as usize
+        threads < self.worth.load(Ordering::Relaxed) as usize
             || self.core_free.load(Ordering::Relaxed)
     }
 
@@ -394,7 +503,72 @@ impl ShareWorkers {
 
 #[cfg(test)]
 mod tests {
-    use super::permit_count;
+    use std::time::Duration;
+
+    use super::{DeferPacing, permit_count, thread_worth};
+
+    #[test]
+    fn a_share_worth_a_core_may_run_a_thread_more() {
+        assert_eq!(thread_worth(0.0), 1);
+        assert_eq!(thread_worth(0.01), 1);
+        assert_eq!(thread_worth(0.999), 1);
+        assert_eq!(thread_worth(1.0), 2);
+        assert_eq!(thread_worth(1.5), 3);
+        assert_eq!(thread_worth(2.0), 3);
+        assert_eq!(thread_worth(f64::INFINITY), u32::MAX / 2 + 1);
+        assert_eq!(thread_worth(f64::NAN), 1);
+    }
+
+    /// Runs `points` paced safe points 100 µs apart, each yield taking
+    /// `took(i)`; returns how many yielded and the time they took.
+    fn pace(points: u64, took: impl Fn(u64) -> Duration) -> (u64, Duration) {
+        let p = DeferPacing::default();
+        let (mut yields, mut spent) = (0, Duration::ZERO);
+        let mut now = 1_000_000_000;
+        for i in 0..points {
+            let mut t = Duration::ZERO;
+            if p.defer_with(now, || {
+                t = took(i);
+                t
+            }) {
+                yields += 1;
+                spent += t;
+            }
+            now += 100_000 + t.as_nanos() as u64;
+        }
+        (yields, spent)
+    }
+
+    #[test]
+    fn short_yields_are_free() {
+        let (yields, _) = pace(10_000, |_| Duration::from_micros(15));
+        assert_eq!(yields, 10_000);
+    }
+
+    #[test]
+    fn long_yields_take_about_a_fiftieth_of_the_time() {
+        // Another program's busy thread takes 3 ms at each yield.
+        let (yields, spent) = pace(100_000, |_| Duration::from_millis(3));
+        let total = Duration::from_micros(100) * 100_000 + spent;
+        let part = spent.as_secs_f64() / total.as_secs_f64();
+        assert!(yields > 1, "{yields} yields");
+        assert!((0.015..0.025).contains(&part), "{part}");
+    }
+
+    #[test]
+    fn after_long_yields_short_ones_come_back() {
+        // Long yields, then short ones: once the last long yield is paid back
+        // (at most 3 ms, at 2 µs a point: 1,500 points), every point yields.
+        let (yields, _) = pace(20_000, |i| {
+            if i < 10_000 {
+                Duration::from_millis(3)
+            } else {
+                Duration::from_micros(1)
+            }
+        });
+        let (long_only, _) = pace(10_000, |_| Duration::from_millis(3));
+        assert!(yields >= long_only + 10_000 - 1_500, "{yields} of 20,000");
+    }
 
     #[test]
     fn permits_are_cores_not_workers() {

@@ -1,0 +1,114 @@
+//! A share's thread that the thread bound refused starts once the share may run
+//! it. Its own test binary, so that no other test's shares compete; no timing is
+//! asserted (only a generous deadline, after which the test fails rather than
+//! hangs).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use prorata::ThreadPoolBuilder;
+use prorata::prelude::*;
+
+mod common;
+use common::work::spin;
+
+/// Three equal shares on 2 cores are worth two thirds of a core each, so a share
+/// whose one thread holds a core may start no other: the second half of its
+/// `join` waits in its deque. When the other two shares stop, the share is worth
+/// both cores, and a second thread must start and take that half while the first
+/// thread is still inside its own long half (a leaf loop that pushes nothing
+/// more). Without that second look, the first half would run to its deadline
+/// and the second would run after it, on the same thread.
+#[test]
+fn a_refused_thread_starts_once_the_other_shares_stop() {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(2)
+        .build()
+        .unwrap();
+    let (a, b, c) = (
+        pool.share(1).unwrap(),
+        pool.share(1).unwrap(),
+        pool.share(1).unwrap(),
+    );
+    let stop_others = AtomicBool::new(false);
+    let others_items = [AtomicU64::new(0), AtomicU64::new(0)];
+    let first_half_started = AtomicBool::new(false);
+    let second_half_ran = AtomicBool::new(false);
+    let deadline = Duration::from_secs(20);
+    let mut first_thread = None;
+    let mut second_thread = None;
+    let mut first_half_timed_out = false;
+    std::thread::scope(|s| {
+        for (share, items) in [&b, &c].into_iter().zip(&others_items) {
+            let stop = &stop_others;
+            s.spawn(move || {
+                share.install(|| {
+                    let _ = (0..usize::MAX / 2).into_par_iter().try_for_each(|i| {
+                        if stop.load(Ordering::Relaxed) {
+                            return Err(());
+                        }
+                        std::hint::black_box(spin(i as u64));
+                        items.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    });
+                })
+            });
+        }
+        // The other two shares run before the first share pushes its half.
+        let t0 = Instant::now();
+        while others_items.iter().any(|n| n.load(Ordering::Relaxed) == 0) {
+            assert!(t0.elapsed() < deadline, "the other shares never ran");
+            std::thread::yield_now();
+        }
+        s.spawn(|| {
+            let t0 = Instant::now();
+            while !first_half_started.load(Ordering::Acquire) && t0.elapsed() < deadline {
+                std::thread::yield_now();
+            }
+            stop_others.store(true, Ordering::Relaxed);
+        });
+        let second = AtomicUsize::new(usize::MAX);
+        let (first, timed_out) = a.install(|| {
+            prorata::join(
+                || {
+                    first_half_started.store(true, Ordering::Release);
+                    let start = Instant::now();
+                    // One leaf: it passes safe points, and pushes nothing.
+                    let timed_out = (0..usize::MAX / 2)
+                        .into_par_iter()
+                        .with_min_len(usize::MAX / 2)
+                        .try_for_each(|i| {
+                            if second_half_ran.load(Ordering::Acquire) {
+                                return Err(false);
+                            }
+                            if start.elapsed() > deadline {
+                                return Err(true);
+                            }
+                            std::hint::black_box(spin(i as u64));
+                            Ok(())
+                        })
+                        .err()
+                        .unwrap_or(false);
+                    (prorata::current_thread_index(), timed_out)
+                },
+                || {
+                    second.store(
+                        prorata::current_thread_index().unwrap_or(usize::MAX - 1),
+                        Ordering::Relaxed,
+                    );
+                    second_half_ran.store(true, Ordering::Release);
+                },
+            )
+            .0
+        });
+        first_thread = first;
+        second_thread = Some(second.load(Ordering::Relaxed));
+        first_half_timed_out = timed_out;
+    });
+    assert!(
+        !first_half_timed_out,
+        "the second half never ran beside the first"
+    );
+    assert_ne!(first_thread, second_thread, "both halves ran on one thread");
+}
