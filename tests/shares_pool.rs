@@ -343,3 +343,62 @@ fn a_share_kept_past_build_scoped_refuses_work() {
     assert!(msg.contains("build_scoped"), "{msg}");
     drop(share);
 }
+
+/// Two tasks of a share that wait for each other outside prorata (a channel)
+/// both run, while other shares keep every core busy: the share starts a
+/// thread for the second task while the first blocks (Rayon's pools do the same
+/// with two threads or more). The receiving task is spawned last, so its
+/// thread takes it first; a generous timeout makes a stuck share fail the test
+/// rather than hang it.
+#[test]
+fn tasks_of_a_share_that_wait_for_each_other_both_run() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::mpsc;
+
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(2)
+        .build()
+        .unwrap();
+    let (a, b, c) = (
+        pool.share(1).unwrap(),
+        pool.share(1).unwrap(),
+        pool.share(1).unwrap(),
+    );
+    let stop = AtomicBool::new(false);
+    let busy = [AtomicU64::new(0), AtomicU64::new(0)];
+    let received = std::thread::scope(|s| {
+        for (share, items) in [&b, &c].into_iter().zip(&busy) {
+            let stop = &stop;
+            s.spawn(move || {
+                share.install(|| {
+                    let _ = (0..usize::MAX / 2).into_par_iter().try_for_each(|i| {
+                        if stop.load(Ordering::Relaxed) {
+                            return Err(());
+                        }
+                        std::hint::black_box(spin(i as u64));
+                        items.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    });
+                })
+            });
+        }
+        while busy.iter().any(|n| n.load(Ordering::Relaxed) == 0) {
+            std::thread::yield_now();
+        }
+        let (tx, rx) = mpsc::channel::<u32>();
+        let mut received = None;
+        let got = &mut received;
+        a.install(|| {
+            prorata::scope(|scope| {
+                scope.spawn(move |_| {
+                    let _ = tx.send(7);
+                });
+                scope.spawn(move |_| *got = Some(rx.recv_timeout(Duration::from_secs(20))));
+            })
+        });
+        stop.store(true, Ordering::Relaxed);
+        received
+    });
+    assert_eq!(received, Some(Ok(7)));
+}

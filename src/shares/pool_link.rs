@@ -221,8 +221,8 @@ impl PoolShares {
 
     /// Whether work that a worker of this pool (a share's sub-pool) pushed may
     /// start another thread beside the `live` ones (always, for a pool without
-    /// shares, or with the bound off: `PRORATA_SHARE_THREAD_BOUND=0`); see
-    /// [`ShareWorkers::may_start`].
+    /// shares, or unless the bound is on: `PRORATA_SHARE_THREAD_BOUND=1`, see
+    /// [`thread_bound`]); see [`ShareWorkers::may_start`].
     pub(crate) fn may_start_thread(&self, live: usize) -> bool {
         if !thread_bound() {
             return true;
@@ -262,11 +262,19 @@ fn thread_worth(cores: f64) -> u32 {
     }
 }
 
-/// Whether a share's threads are bounded by the cores it is worth (unless
-/// `PRORATA_SHARE_THREAD_BOUND=0`), read once.
+/// Whether a share's threads are bounded by the cores it is worth
+/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
+///
+/// Opt-in: a share's tasks that wait for each other outside prorata (a
+/// channel, a `Barrier`) need as many threads as wait at once, and a share
+/// worth less than a core runs one while the others keep the cores busy. Its
+/// one thread blocks in the first task, the bound refuses a second, and no
+/// safe point comes to ask again: `tests/shares_pool.rs`'s channel between two
+/// spawned tasks waited until its timeout with the bound on, and took 10 ms
+/// without it.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_none_or(|v| v != "0"))
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
 }
 
 /// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
@@ -339,8 +347,8 @@ impl Drop for Lend {
 /// safe point ran a fraction of the time of the holders beside it: the
 /// allocator, which charges each share the processor time its threads used,
 /// then saw that share as owed and never took its core back, and its items fell
-/// far below its part (3:1 on 2 cores beside one busy loop: 88 : 12 instead of
-/// 75 : 25). So each yield is charged the time it took beyond
+/// far below its part (3:1 on 2 cores beside one busy loop, one thread per
+/// share: 88 : 12 instead of 75 : 25). So each yield is charged the time it took beyond
 /// [`SHORT_YIELD`], against a budget that grows by a fiftieth of the time
 /// that passes (up to [`YIELD_BUDGET_CAP`]); the worker yields only while the
 /// budget is not spent. Yields that let the program's own threads run cost
