@@ -9,7 +9,7 @@ use prorata::prelude::*;
 use prorata::{ShareError, ThreadPoolBuilder};
 
 mod common;
-use common::work::spin;
+use common::work::{keep_busy, spin};
 
 /// About a microsecond of work that the optimiser cannot remove.
 /// Waits until `done()` holds; a generous deadline turns a hang into a failure.
@@ -360,32 +360,12 @@ fn tasks_of_a_share_that_wait_for_each_other_both_run() {
         .share_cores(2)
         .build()
         .unwrap();
-    let (a, b, c) = (
-        pool.share(1).unwrap(),
-        pool.share(1).unwrap(),
-        pool.share(1).unwrap(),
-    );
+    let a = pool.share(1).unwrap();
+    let others = [pool.share(1).unwrap(), pool.share(1).unwrap()];
     let stop = AtomicBool::new(false);
     let busy = [AtomicU64::new(0), AtomicU64::new(0)];
     let received = std::thread::scope(|s| {
-        for (share, items) in [&b, &c].into_iter().zip(&busy) {
-            let stop = &stop;
-            s.spawn(move || {
-                share.install(|| {
-                    let _ = (0..usize::MAX / 2).into_par_iter().try_for_each(|i| {
-                        if stop.load(Ordering::Relaxed) {
-                            return Err(());
-                        }
-                        std::hint::black_box(spin(i as u64));
-                        items.fetch_add(1, Ordering::Relaxed);
-                        Ok(())
-                    });
-                })
-            });
-        }
-        while busy.iter().any(|n| n.load(Ordering::Relaxed) == 0) {
-            std::thread::yield_now();
-        }
+        keep_busy(s, &others, &stop, &busy);
         let (tx, rx) = mpsc::channel::<u32>();
         let mut received = None;
         let got = &mut received;

@@ -11,7 +11,7 @@ use prorata::ThreadPoolBuilder;
 use prorata::prelude::*;
 
 mod common;
-use common::work::spin;
+use common::work::{keep_busy, spin};
 
 /// Three equal shares on 2 cores are worth two thirds of a core each, so a share
 /// whose one thread holds a core may start no other: the second half of its
@@ -30,11 +30,8 @@ fn a_refused_thread_starts_once_the_other_shares_stop() {
         .share_cores(2)
         .build()
         .unwrap();
-    let (a, b, c) = (
-        pool.share(1).unwrap(),
-        pool.share(1).unwrap(),
-        pool.share(1).unwrap(),
-    );
+    let a = pool.share(1).unwrap();
+    let others = [pool.share(1).unwrap(), pool.share(1).unwrap()];
     let stop_others = AtomicBool::new(false);
     let others_items = [AtomicU64::new(0), AtomicU64::new(0)];
     let first_half_started = AtomicBool::new(false);
@@ -44,27 +41,8 @@ fn a_refused_thread_starts_once_the_other_shares_stop() {
     let mut second_thread = None;
     let mut first_half_timed_out = false;
     std::thread::scope(|s| {
-        for (share, items) in [&b, &c].into_iter().zip(&others_items) {
-            let stop = &stop_others;
-            s.spawn(move || {
-                share.install(|| {
-                    let _ = (0..usize::MAX / 2).into_par_iter().try_for_each(|i| {
-                        if stop.load(Ordering::Relaxed) {
-                            return Err(());
-                        }
-                        std::hint::black_box(spin(i as u64));
-                        items.fetch_add(1, Ordering::Relaxed);
-                        Ok(())
-                    });
-                })
-            });
-        }
         // The other two shares run before the first share pushes its half.
-        let t0 = Instant::now();
-        while others_items.iter().any(|n| n.load(Ordering::Relaxed) == 0) {
-            assert!(t0.elapsed() < deadline, "the other shares never ran");
-            std::thread::yield_now();
-        }
+        keep_busy(s, &others, &stop_others, &others_items);
         s.spawn(|| {
             let t0 = Instant::now();
             while !first_half_started.load(Ordering::Acquire) && t0.elapsed() < deadline {
