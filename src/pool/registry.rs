@@ -197,6 +197,7 @@ impl Registry {
         let may = self.shares.may_start_thread(live);
         if !may {
             self.start_refused.store(true, Ordering::Relaxed);
+            self.shares.note_refused_start();
         }
         may
     }
@@ -217,13 +218,31 @@ impl Registry {
     /// which may refuse again) if work still waits.
     #[cold]
     pub(crate) fn retry_refused_start(&self, index: usize) {
-        if !self.start_refused.swap(false, Ordering::Relaxed) || !self.has_work(index) {
+        if !self.start_refused.swap(false, Ordering::Relaxed) {
+            return;
+        }
+        if !self.has_work(index) {
+            self.shares.no_start_waits();
             return;
         }
         let announced = self.sleep.new_internal_jobs(1, false);
         if announced.woken > 0 {
             // As for a worker's push (`WorkerThread::push`).
             self.shares.workers_woken(announced.woken);
+        }
+    }
+
+    /// Starts a thread past the shares' thread bound for work that waits: the
+    /// share's threads passed no safe point for a while since the bound refused
+    /// one, so they may all block outside prorata on a task still queued (see
+    /// `shares/stalled_starts.rs`). Called from another share's worker.
+    pub(crate) fn start_stalled(&self) {
+        if !self.has_work(0) {
+            return;
+        }
+        if self.sleep.wake_one_retired() {
+            // As for a worker's push (`WorkerThread::push`).
+            self.shares.workers_woken(1);
         }
     }
 

@@ -587,6 +587,13 @@ impl Sleep {
         woken
     }
 
+    /// Starts one retired worker's thread, whatever the start gate would say;
+    /// returns whether there was one.
+    pub(crate) fn wake_one_retired(&self) -> bool {
+        (0..self.states.len())
+            .any(|index| self.is_retired(index) && self.wake_specific_thread(index))
+    }
+
     /// Whether worker `index`'s thread has retired (or never started).
     fn is_retired(&self, index: usize) -> bool {
         *self.states[index]

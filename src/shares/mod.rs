@@ -91,6 +91,7 @@ mod pool_link;
 mod rng;
 mod share;
 mod slot_set;
+mod stalled_starts;
 // Not part of the API: the allocator for `examples/simulate.rs` (see the file).
 #[doc(hidden)]
 pub mod simulation;

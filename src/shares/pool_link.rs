@@ -14,6 +14,7 @@ use std::time::Duration;
 use super::allocator::Config;
 use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
+use super::stalled_starts::Stall;
 use super::thread_clock;
 use super::tree::ShareId;
 use crate::pool::ScopedSpawner;
@@ -66,6 +67,34 @@ pub(crate) struct ShareWorkers {
     worth: AtomicU32,
     core_free: AtomicBool,
     read_at: AtomicU64,
+    /// When the thread bound last refused this share a start (the permits'
+    /// clock; 0: no refused start waits), whether the share is on the permits'
+    /// list of such shares, and how to start a thread for it anyway (see
+    /// `stalled_starts.rs`).
+    refused_at: AtomicU64,
+    listed: AtomicBool,
+    start_anyway: StartAnyway,
+}
+
+/// Starts a thread of a share's sub-pool past its thread bound, if work waits
+/// for one (see [`ShareWorkers::start_anyway`]).
+pub(crate) struct StartAnyway(Box<dyn Fn() + Send + Sync>);
+
+impl StartAnyway {
+    pub(crate) fn new(f: impl Fn() + Send + Sync + 'static) -> Self {
+        StartAnyway(Box::new(f))
+    }
+
+    /// For a pool whose starts are never refused (a root pool).
+    pub(crate) fn never() -> Self {
+        StartAnyway::new(|| {})
+    }
+}
+
+impl std::fmt::Debug for StartAnyway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StartAnyway")
+    }
 }
 
 impl PoolShares {
@@ -105,6 +134,7 @@ impl PoolShares {
                 root,
                 workers,
                 raise.clone(),
+                StartAnyway::never(),
             ));
             let first = usize::from(config.current_thread_worker);
             (first..workers).for_each(&raise);
@@ -185,6 +215,7 @@ impl PoolShares {
             m.permits.publish_time(h);
             m.permits.end_quantum_if_due();
             m.permits.spread(h);
+            m.look_for_stalls();
         }
         let defers = m.permits.defers_to_other(m.id) || m.permits.starting();
         defers
@@ -221,13 +252,28 @@ impl PoolShares {
 
     /// Whether work that a worker of this pool (a share's sub-pool) pushed may
     /// start another thread beside the `live` ones (always, for a pool without
-    /// shares, or unless the bound is on: `PRORATA_SHARE_THREAD_BOUND=1`, see
-    /// [`thread_bound`]); see [`ShareWorkers::may_start`].
+    /// shares, or with the bound off: `PRORATA_SHARE_THREAD_BOUND=0`); see
+    /// [`ShareWorkers::may_start`].
     pub(crate) fn may_start_thread(&self, live: usize) -> bool {
         if !thread_bound() {
             return true;
         }
         self.member.get().is_none_or(|m| m.may_start(live))
+    }
+
+    /// The thread bound refused this pool's share a start (see
+    /// `stalled_starts.rs`).
+    pub(crate) fn note_refused_start(&self) {
+        if let Some(m) = self.member.get() {
+            m.note_refused();
+        }
+    }
+
+    /// The work a refused start was for is taken.
+    pub(crate) fn no_start_waits(&self) {
+        if let Some(m) = self.member.get() {
+            m.no_start_waits();
+        }
     }
 
     /// Whether one of this pool's `live` threads that is about to sleep is one
@@ -262,19 +308,11 @@ fn thread_worth(cores: f64) -> u32 {
     }
 }
 
-/// Whether a share's threads are bounded by the cores it is worth
-/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
-///
-/// Opt-in: a share's tasks that wait for each other outside prorata (a
-/// channel, a `Barrier`) need as many threads as wait at once, and a share
-/// worth less than a core runs one while the others keep the cores busy. Its
-/// one thread blocks in the first task, the bound refuses a second, and no
-/// safe point comes to ask again: `tests/shares_pool.rs`'s channel between two
-/// spawned tasks waited until its timeout with the bound on, and took 10 ms
-/// without it.
+/// Whether a share's threads are bounded by the cores it is worth (unless
+/// `PRORATA_SHARE_THREAD_BOUND=0`), read once.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_none_or(|v| v != "0"))
 }
 
 /// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
@@ -361,6 +399,15 @@ struct DeferPacing {
     topped_at: AtomicU64,
 }
 
+/// How long a share that holds a core may go without asking again for a
+/// start the thread bound refused before it gets the thread anyway (see
+/// `stalled_starts.rs`). Long enough that a holder the OS merely kept off its
+/// processor a while is not taken for one blocked: with two quanta (8 ms), a
+/// run of 200 shares on 2 cores started five threads past the bound, and one
+/// of its windows had a share 61% off its part; with 50 ms, four runs started
+/// none.
+const STUCK_AFTER: Duration = Duration::from_millis(50);
+
 /// The part of a yield that is free: a thread of the program woken for a
 /// moment has run by then.
 const SHORT_YIELD: Duration = Duration::from_micros(20);
@@ -414,6 +461,7 @@ impl ShareWorkers {
         id: ShareId,
         n: usize,
         on_flag: impl Fn(usize) + Clone + Send + Sync + 'static,
+        start_anyway: StartAnyway,
     ) -> Self {
         let handles = (0..n)
             .map(|i| {
@@ -431,6 +479,9 @@ impl ShareWorkers {
             worth: AtomicU32::new(1),
             core_free: AtomicBool::new(false),
             read_at: AtomicU64::new(u64::MAX),
+            refused_at: AtomicU64::new(0),
+            listed: AtomicBool::new(false),
+            start_anyway,
         }
     }
 
@@ -446,7 +497,56 @@ impl ShareWorkers {
     /// and wake-ups of a sleeping thread, are not bounded.)
     fn may_start(&self, live: usize) -> bool {
         let on_core = self.on_core.load(Ordering::Relaxed) as usize;
-        live <= on_core && self.has_room(on_core)
+        let may = live <= on_core && self.has_room(on_core);
+        if may {
+            self.no_start_waits();
+        }
+        may
+    }
+
+    /// The bound refused this share a start: noted, and the share listed with
+    /// the permits' stalled starts (see `stalled_starts.rs`).
+    fn note_refused(self: &Arc<Self>) {
+        self.refused_at
+            .store(self.permits.now().max(1), Ordering::Relaxed);
+        if !self.listed.swap(true, Ordering::Relaxed) {
+            self.permits.stalls.watch(Arc::downgrade(self));
+        }
+    }
+
+    /// No refused start waits any more (one started, or its work was taken).
+    fn no_start_waits(&self) {
+        if self.refused_at.load(Ordering::Relaxed) != 0 {
+            self.refused_at.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Where this listed share stands at `now`: stuck if a start was refused
+    /// `stuck_after` ago or longer, with no refusal since, while one of its
+    /// threads holds a core (a share whose threads all wait for cores asks again
+    /// when one gets its core).
+    pub(super) fn stall(&self, now: u64, stuck_after: u64) -> Stall {
+        let at = self.refused_at.load(Ordering::Relaxed);
+        if at == 0 {
+            Stall::None
+        } else if now.saturating_sub(at) < stuck_after || self.on_core.load(Ordering::Relaxed) == 0
+        {
+            Stall::Asking
+        } else {
+            Stall::Stuck
+        }
+    }
+
+    /// Off the permits' list of stalled starts.
+    pub(super) fn unlist(&self) {
+        self.listed.store(false, Ordering::Relaxed);
+    }
+
+    /// Starts a thread for the refused work past the bound (the share then runs
+    /// one thread more than the bound lets it, until a thread retires).
+    pub(super) fn start_anyway(&self) {
+        self.no_start_waits();
+        (self.start_anyway.0)();
     }
 
     /// Whether one of the share's `live` threads, about to sleep, is one too
@@ -505,7 +605,17 @@ impl ShareWorkers {
         self.on_core.fetch_sub(1, Ordering::Relaxed);
         crate::pool::note_current(Kind::CoreReleased, 0);
         self.permits.release(&self.handles[i]);
+        self.look_for_stalls();
         true
+    }
+
+    /// Looks at the permits' stalled starts now and then (see
+    /// `stalled_starts.rs`): a share stuck for [`STUCK_AFTER`] gets its thread.
+    fn look_for_stalls(&self) {
+        if self.permits.stalls.may_hold_any() {
+            let after = STUCK_AFTER.as_nanos() as u64;
+            self.permits.stalls.look(self.permits.now(), after);
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::error::ShareError;
 use super::permits::Permits;
-use super::pool_link::{Lend, ShareWorkers};
+use super::pool_link::{Lend, ShareWorkers, StartAnyway};
 use super::tree::ShareId;
 use crate::pool::{Registry, ScopedSpawner, Totals};
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
@@ -195,7 +195,19 @@ impl Share {
             spawner.track(pool.registry());
         }
         let raise = raiser(pool.registry());
-        let workers = Arc::new(ShareWorkers::new(permits.clone(), id, cores, raise.clone()));
+        let stalled = Arc::downgrade(pool.registry());
+        let start_anyway = StartAnyway::new(move || {
+            if let Some(r) = stalled.upgrade() {
+                r.start_stalled();
+            }
+        });
+        let workers = Arc::new(ShareWorkers::new(
+            permits.clone(),
+            id,
+            cores,
+            raise.clone(),
+            start_anyway,
+        ));
         pool.registry().shares.set_member(workers.clone());
         // Its workers run only while they hold a core: idle, they sleep at once.
         pool.registry().sleep.sleep_promptly();

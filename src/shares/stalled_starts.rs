@@ -1,0 +1,97 @@
+//! Thread starts that a share's thread bound refused, watched from outside the
+//! share.
+//!
+//! A share asks again for a refused start at its workers' safe points (see
+//! `Registry::retry_refused_start`). A share whose threads all block outside
+//! prorata (one task receives from a channel what another, still queued, would
+//! send) passes no safe point, and would wait forever. So each share with a
+//! refused start is listed here, and the workers of every share, at their paced
+//! safe points and when they give a core back, look at the list now and then:
+//! a share that holds a core and has not asked again for two quanta gets its
+//! thread anyway.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use super::pool_link::ShareWorkers;
+
+/// The shares with a refused start, and when the list was last looked at.
+#[derive(Debug, Default)]
+pub(crate) struct StalledStarts {
+    /// Whether the list may hold a share: lookers go no further while it is
+    /// unset (one relaxed load).
+    any: AtomicBool,
+    /// When the list was last looked at (the permits' clock).
+    looked_at: AtomicU64,
+    shares: Mutex<Vec<Weak<ShareWorkers>>>,
+}
+
+/// Where a listed share stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stall {
+    /// No refused start waits: off the list.
+    None,
+    /// It asked again recently, or waits for a core (it asks again when it
+    /// gets one): stays on the list.
+    Asking,
+    /// It holds a core and has not asked again for a while: start its thread.
+    Stuck,
+}
+
+impl StalledStarts {
+    /// Lists `share`, whose start was just refused (once: the share keeps
+    /// itself from being listed twice).
+    pub(crate) fn watch(&self, share: Weak<ShareWorkers>) {
+        let mut shares = self.shares.lock().unwrap_or_else(|e| e.into_inner());
+        shares.push(share);
+        self.any.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a share may be listed (one relaxed load).
+    #[inline]
+    pub(crate) fn may_hold_any(&self) -> bool {
+        self.any.load(Ordering::Relaxed)
+    }
+
+    /// At `now`, looks at the listed shares if it has not been done for a
+    /// quarter of `stuck_after`, and starts a thread for each stuck one (see
+    /// [`ShareWorkers::stall`]).
+    #[cold]
+    pub(crate) fn look(&self, now: u64, stuck_after: u64) {
+        let at = self.looked_at.load(Ordering::Relaxed);
+        if now.saturating_sub(at) < stuck_after / 4
+            || self
+                .looked_at
+                .compare_exchange(at, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let Ok(mut shares) = self.shares.try_lock() else {
+            return;
+        };
+        let mut stuck: Vec<Arc<ShareWorkers>> = Vec::new();
+        shares.retain(|share| {
+            let Some(share) = share.upgrade() else {
+                return false;
+            };
+            match share.stall(now, stuck_after) {
+                Stall::Asking => true,
+                Stall::None => {
+                    share.unlist();
+                    false
+                }
+                Stall::Stuck => {
+                    stuck.push(share);
+                    false
+                }
+            }
+        });
+        self.any.store(!shares.is_empty(), Ordering::Relaxed);
+        drop(shares);
+        for share in stuck {
+            share.unlist();
+            share.start_anyway();
+        }
+    }
+}
