@@ -508,8 +508,8 @@ impl ShareWorkers {
     /// the permits' stalled starts (see `stalled_starts.rs`).
     fn note_refused(self: &Arc<Self>) {
         self.refused_at
-            .store(self.permits.now().max(1), Ordering::Relaxed);
-        if !self.listed.swap(true, Ordering::Relaxed) {
+            .store(self.permits.now().max(1), Ordering::SeqCst);
+        if !self.listed.swap(true, Ordering::SeqCst) {
             self.permits.stalls.watch(Arc::downgrade(self));
         }
     }
@@ -526,7 +526,7 @@ impl ShareWorkers {
     /// threads holds a core (a share whose threads all wait for cores asks again
     /// when one gets its core).
     pub(super) fn stall(&self, now: u64, stuck_after: u64) -> Stall {
-        let at = self.refused_at.load(Ordering::Relaxed);
+        let at = self.refused_at.load(Ordering::SeqCst);
         if at == 0 {
             Stall::None
         } else if now.saturating_sub(at) < stuck_after || self.on_core.load(Ordering::Relaxed) == 0
@@ -539,7 +539,12 @@ impl ShareWorkers {
 
     /// Off the permits' list of stalled starts.
     pub(super) fn unlist(&self) {
-        self.listed.store(false, Ordering::Relaxed);
+        self.listed.store(false, Ordering::SeqCst);
+    }
+
+    /// Back on the list (see `StalledStarts::look`).
+    pub(super) fn relist(&self) {
+        self.listed.store(true, Ordering::SeqCst);
     }
 
     /// Starts a thread for the refused work past the bound (the share then runs

@@ -78,8 +78,18 @@ impl StalledStarts {
             match share.stall(now, stuck_after) {
                 Stall::Asking => true,
                 Stall::None => {
+                    // A refusal noted between the look above and the unlisting
+                    // found the share still listed and did not list it again:
+                    // it stays. (Both sides write one flag and then read the
+                    // other, in sequentially consistent order, so one of them
+                    // sees the other's write.)
                     share.unlist();
-                    false
+                    if share.stall(now, stuck_after) == Stall::None {
+                        false
+                    } else {
+                        share.relist();
+                        true
+                    }
                 }
                 Stall::Stuck => {
                     stuck.push(share);
