@@ -347,11 +347,12 @@ fn a_share_kept_past_build_scoped_refuses_work() {
 /// Two tasks of a share that wait for each other outside prorata (a channel)
 /// both run, while other shares keep every core busy: the share starts a
 /// thread for the second task while the first blocks (Rayon's pools do the same
-/// with two threads or more). The share is worth two thirds of a core, so its
-/// thread bound lets it run one thread; that thread blocks in the receiving
-/// task (spawned last, so taken first), and the share gets its second thread
-/// from the watch on stalled starts. A generous timeout makes a stuck share
-/// fail the test rather than hang it.
+/// with two threads or more). The receiving task is spawned last, so its
+/// thread takes it first. With the thread bound on
+/// (`PRORATA_SHARE_THREAD_BOUND=1`), the share, worth two thirds of a core,
+/// runs one thread, and gets its second from the watch on stalled starts (the
+/// busy shares' workers look). A generous timeout makes a stuck share fail the
+/// test rather than hang it.
 #[test]
 fn tasks_of_a_share_that_wait_for_each_other_both_run() {
     use std::sync::atomic::AtomicBool;

@@ -1,7 +1,8 @@
 //! A share's thread that the thread bound refused starts once the share may run
-//! it. Its own test binary, so that no other test's shares compete; no timing
-//! is asserted (only a generous deadline, after which the test fails rather
-//! than hangs).
+//! it. Its own test binary, so that no other test's shares compete and the
+//! bound (opt-in, `PRORATA_SHARE_THREAD_BOUND=1`) can be set for it alone; no
+//! timing is asserted (only a generous deadline, after which the test fails
+//! rather than hangs).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -21,6 +22,9 @@ use common::work::{keep_busy, spin};
 /// and the second would run after it, on the same thread.
 #[test]
 fn a_refused_thread_starts_once_the_other_shares_stop() {
+    // SAFETY: this binary's only test sets it before any pool exists, and no other
+    // thread reads the environment meanwhile.
+    unsafe { std::env::set_var("PRORATA_SHARE_THREAD_BOUND", "1") };
     let pool = ThreadPoolBuilder::new()
         .num_threads(2)
         .share_cores(2)

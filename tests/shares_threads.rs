@@ -1,7 +1,8 @@
 //! A share runs no more threads than the cores it holds at once, plus one: 200
 //! shares running at once on a 4-worker pool of 2 cores start about one thread each
 //! (not four), and each still completes items. Its own test binary, so that no other
-//! test's threads are counted or compete; no timing is asserted.
+//! test's threads are counted or compete; no timing is asserted. The bound is
+//! opt-in (`PRORATA_SHARE_THREAD_BOUND=1`), which the test sets.
 #![cfg(target_os = "linux")]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -39,6 +40,9 @@ struct Window {
 /// Runs one CPU-bound `par_iter` in each of `SHARES` equal shares at once; once every
 /// share has started, measures `windows` windows of `window` each.
 fn run(windows: usize, window: Duration) -> Vec<Window> {
+    // SAFETY: this binary's only test sets it before any pool exists, and no other
+    // thread reads the environment meanwhile.
+    unsafe { std::env::set_var("PRORATA_SHARE_THREAD_BOUND", "1") };
     let pool = ThreadPoolBuilder::new()
         .num_threads(WORKERS)
         .share_cores(CORES)

@@ -252,7 +252,7 @@ impl PoolShares {
 
     /// Whether work that a worker of this pool (a share's sub-pool) pushed may
     /// start another thread beside the `live` ones (always, for a pool without
-    /// shares, or with the bound off: `PRORATA_SHARE_THREAD_BOUND=0`); see
+    /// shares, or unless the bound is on: see [`thread_bound`]); see
     /// [`ShareWorkers::may_start`].
     pub(crate) fn may_start_thread(&self, live: usize) -> bool {
         if !thread_bound() {
@@ -308,11 +308,19 @@ fn thread_worth(cores: f64) -> u32 {
     }
 }
 
-/// Whether a share's threads are bounded by the cores it is worth (unless
-/// `PRORATA_SHARE_THREAD_BOUND=0`), read once.
+/// Whether a share's threads are bounded by the cores it is worth
+/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
+///
+/// Opt-in: a share's tasks that wait for each other outside prorata (a
+/// channel, a spin on a flag) need as many threads as wait at once, and a share
+/// worth less than a core runs one. When its one thread blocks in the first
+/// task, only another share's workers can start the second (see
+/// `stalled_starts.rs`); with no other share running, nothing does, and
+/// `tests/pool_stats.rs`'s join whose first half spins until the second has
+/// run hung.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_none_or(|v| v != "0"))
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
 }
 
 /// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
