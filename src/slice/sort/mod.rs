@@ -39,35 +39,28 @@ mod stable_block;
 mod stable_quicksort;
 
 /// A seeded xorshift sequence for the sorts' unit tests: a closure callable through a
-/// shared reference, so that a predicate or a comparator can draw from it too.
+/// shared reference, from any thread (its state is an atomic), so that a predicate or a
+/// comparator can draw from it too.
 #[cfg(test)]
-fn test_coin(seed: u64) -> impl Fn() -> u64 {
-    let state = std::cell::Cell::new(seed);
-    move || {
-        let mut x = state.get();
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        state.set(x);
-        x
-    }
-}
-
-/// A comparator that answers at random, from a seeded xorshift kept in an
-/// atomic (so it is `Sync`, as the merges and the parallel sorts want), for
-/// the tests of inconsistent comparators.
-#[cfg(test)]
-fn random_answers<T>(seed: u64) -> impl Fn(&T, &T) -> Ordering + Sync {
+fn test_coin(seed: u64) -> impl Fn() -> u64 + Sync {
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-    let state = AtomicU64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
-    move |_, _| {
+    let state = AtomicU64::new(seed);
+    move || {
         let mut x = state.load(Relaxed);
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         state.store(x, Relaxed);
-        [Ordering::Less, Ordering::Equal, Ordering::Greater][(x % 3) as usize]
+        x
     }
+}
+
+/// A comparator that answers at random, from [`test_coin`], for the tests of
+/// inconsistent comparators (`Sync`, as the merges and the parallel sorts want).
+#[cfg(test)]
+fn random_answers<T>(seed: u64) -> impl Fn(&T, &T) -> Ordering + Sync {
+    let coin = test_coin(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    move |_, _| [Ordering::Less, Ordering::Equal, Ordering::Greater][(coin() % 3) as usize]
 }
 
 use std::cmp::Ordering;
