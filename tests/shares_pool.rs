@@ -9,7 +9,7 @@ use prorata::prelude::*;
 use prorata::{ShareError, ThreadPoolBuilder};
 
 mod common;
-use common::work::{keep_busy, spin};
+use common::work::{keep_busy, spin, three_equal_shares};
 
 /// About a microsecond of work that the optimiser cannot remove.
 /// Waits until `done()` holds; a generous deadline turns a hang into a failure.
@@ -358,13 +358,7 @@ fn tasks_of_a_share_that_wait_for_each_other_both_run() {
     use std::sync::atomic::AtomicBool;
     use std::sync::mpsc;
 
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .share_cores(2)
-        .build()
-        .unwrap();
-    let a = pool.share(1).unwrap();
-    let others = [pool.share(1).unwrap(), pool.share(1).unwrap()];
+    let (_pool, a, others) = three_equal_shares();
     let stop = AtomicBool::new(false);
     let busy = [AtomicU64::new(0), AtomicU64::new(0)];
     let received = std::thread::scope(|s| {

@@ -7,11 +7,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use prorata::ThreadPoolBuilder;
 use prorata::prelude::*;
 
 mod common;
-use common::work::{keep_busy, spin};
+use common::work::{keep_busy, spin, three_equal_shares};
 
 /// Three equal shares on 2 cores are worth two thirds of a core each, so a share
 /// whose one thread holds a core may start no other: the second half of its
@@ -25,13 +24,7 @@ fn a_refused_thread_starts_once_the_other_shares_stop() {
     // SAFETY: this binary's only test sets it before any pool exists, and no other
     // thread reads the environment meanwhile.
     unsafe { std::env::set_var("PRORATA_SHARE_THREAD_BOUND", "1") };
-    let pool = ThreadPoolBuilder::new()
-        .num_threads(2)
-        .share_cores(2)
-        .build()
-        .unwrap();
-    let a = pool.share(1).unwrap();
-    let others = [pool.share(1).unwrap(), pool.share(1).unwrap()];
+    let (_pool, a, others) = three_equal_shares();
     let stop_others = AtomicBool::new(false);
     let others_items = [AtomicU64::new(0), AtomicU64::new(0)];
     let first_half_started = AtomicBool::new(false);

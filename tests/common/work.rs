@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::Scope;
 use std::time::{Duration, Instant};
 
-use prorata::Share;
 use prorata::prelude::*;
+use prorata::{Share, ThreadPool, ThreadPoolBuilder};
 
 /// Keeps each of `shares` busy on a thread of `scope` (one long `par_iter` of
 /// [`spin`]s, counting its items in `items`) until `stop`; returns once every
@@ -47,4 +47,17 @@ pub fn keep_busy<'scope, 'env>(
         );
         std::thread::yield_now();
     }
+}
+
+/// A pool of 2 workers on 2 cores with three equal shares, each worth two
+/// thirds of a core: one for the test, and two to keep busy ([`keep_busy`]).
+pub fn three_equal_shares() -> (ThreadPool, Share, [Share; 2]) {
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .share_cores(2)
+        .build()
+        .unwrap();
+    let share = pool.share(1).unwrap();
+    let others = [pool.share(1).unwrap(), pool.share(1).unwrap()];
+    (pool, share, others)
 }
