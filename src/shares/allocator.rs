@@ -1369,6 +1369,24 @@ impl Allocator {
         kept.filter(|s| s.held > 0).map(|s| s.hold_until).min()
     }
 
+    /// Whether time alone changed something since the last call: a lingering
+    /// share's activity memory ran out, or a kept core's hold is over.
+    pub(crate) fn is_behind(&self, now: u64) -> bool {
+        let expiring = !self.lingerers.is_empty() && now >= self.lingering_until;
+        expiring || self.next_lapse().is_some_and(|l| l <= now)
+    }
+
+    /// Brings the state that time alone changes up to `now`, for a reading made
+    /// without a decision: shares whose activity memory ran out stop counting as
+    /// active, and kept cores whose hold is over go to the waiters. Returns the
+    /// workers granted one. Without it, a reading taken after the other shares
+    /// stopped would see them as active, and their cores as kept, for as long
+    /// as nobody calls into the allocator.
+    pub(crate) fn catch_up(&mut self, now: u64) -> Vec<WorkerId> {
+        self.expire(now);
+        self.lapse(now)
+    }
+
     /// Time passed (a waiter's timeout): kept cores whose hold is over go to the
     /// waiters. Returns the workers granted one.
     pub(crate) fn lapse(&mut self, now: u64) -> Vec<WorkerId> {

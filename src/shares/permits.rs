@@ -495,9 +495,18 @@ impl Permits {
     /// Cores `share`'s tickets are worth among the active shares now (see
     /// `Allocator::ticket_cores`), and whether a core is free for anyone who asks;
     /// `None` if the lock is busy: the caller keeps its last reading rather than
-    /// wait behind the allocator.
+    /// wait behind the allocator. Brings the allocator up to date first (see
+    /// `Allocator::catch_up`): a share that runs alone after the others stopped
+    /// may be the only one calling in, and reads here.
     pub(crate) fn try_thread_reading(&self, share: ShareId) -> Option<(f64, bool)> {
-        let inner = self.try_lock()?;
+        let mut inner = self.try_lock()?;
+        let now = self.now();
+        if inner.alloc.is_behind(now) {
+            inner.refresh(None);
+            let granted = inner.alloc.catch_up(now);
+            self.note_deferred(&mut inner);
+            inner.wake_all(&granted);
+        }
         let mut scratch = super::entitlement::Scratch::default();
         let worth = inner.alloc.ticket_cores(share, &mut scratch);
         Some((worth, inner.alloc.unclaimed_cores() > 0))

@@ -88,6 +88,42 @@ fn nothing_is_kept_when_nobody_else_waits() {
     alloc.check();
 }
 
+/// A reading made without a decision (what a share's sub-pool asks before it
+/// starts a thread) sees the state time alone has changed: after the other
+/// shares stopped, with nobody calling into the allocator since, they no longer
+/// count as active once their activity memory is over, and the core kept for
+/// one of them is free once its hold is over.
+#[test]
+fn a_reading_catches_up_with_shares_that_stopped() {
+    let mut config = Config::new(2);
+    config.quantum_nanos = 4 * MS;
+    config.hold_nanos = MS;
+    let mut alloc = Allocator::new(config);
+    // `b` is worth more than the core it holds, so a core it gives back while
+    // another share waits is kept for it.
+    let [a, b, c] = [1, 8, 1].map(|t| alloc.add_share(alloc.root(), t).unwrap());
+    let w: [_; 3] = std::array::from_fn(|_| alloc.add_worker());
+    alloc.request(w[0], a, 0);
+    alloc.request(w[1], b, 0);
+    alloc.request(w[2], c, 0);
+    assert!(alloc.is_holding(w[0]) && alloc.is_holding(w[1]));
+    // `b` gives its core back while `c` waits (kept for `b`), then `c` stops
+    // waiting: both shares have stopped, and nobody calls in after.
+    alloc.release(w[1], MS);
+    alloc.release(w[2], MS);
+    alloc.check();
+    let mut scratch = Default::default();
+    let later = 100 * MS;
+    assert!(alloc.ticket_cores(a, &mut scratch) < 1.0);
+    assert_eq!(alloc.unclaimed_cores(), 0, "the core is kept for `b`");
+    assert!(alloc.is_behind(later));
+    assert!(alloc.catch_up(later).is_empty(), "nobody waits");
+    assert!(!alloc.is_behind(later));
+    assert_eq!(alloc.ticket_cores(a, &mut scratch), 2.0);
+    assert_eq!(alloc.unclaimed_cores(), 1);
+    alloc.check();
+}
+
 /// A share over its part does not keep a core through its workers' idle
 /// moments: the core goes to the share that is due, at once.
 #[test]
