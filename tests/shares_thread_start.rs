@@ -1,16 +1,30 @@
 //! A share's thread that the thread bound refused starts once the share may run
-//! it. Its own test binary, so that no other test's shares compete and the
-//! bound (opt-in, `PRORATA_SHARE_THREAD_BOUND=1`) can be set for it alone; no
-//! timing is asserted (only a generous deadline, after which the test fails
-//! rather than hangs).
+//! it, or once its one thread is stuck. Its own test binary, so that no other
+//! test's shares compete and the bound (opt-in, `PRORATA_SHARE_THREAD_BOUND=1`)
+//! can be set for it alone; its tests run one at a time. No timing is asserted
+//! (only a generous deadline, after which a test fails rather than hangs).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, Once};
 use std::time::{Duration, Instant};
 
 use prorata::prelude::*;
 
 mod common;
 use common::work::{keep_busy, spin, three_equal_shares};
+
+/// Turns the bound on (once, before any pool exists), and keeps the tests of
+/// this binary from running at once.
+fn bound_on() -> MutexGuard<'static, ()> {
+    static SET: Once = Once::new();
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+    let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    // SAFETY: set under the lock above before any pool of this binary exists;
+    // the other test waits for the lock, and no other thread reads the
+    // environment meanwhile.
+    SET.call_once(|| unsafe { std::env::set_var("PRORATA_SHARE_THREAD_BOUND", "1") });
+    guard
+}
 
 /// Three equal shares on 2 cores are worth two thirds of a core each, so a share
 /// whose one thread holds a core may start no other: the second half of its
@@ -20,14 +34,8 @@ use common::work::{keep_busy, spin, three_equal_shares};
 /// more). Without that second look, the first half would run to its deadline
 /// and the second would run after it, on the same thread.
 #[test]
-#[ignore = "fails about one run in six on a loaded machine: after the other shares \
-            stop, the share's readings of the allocator still say it is worth one core \
-            and no core is free (nothing calls into the allocator to bring its view up to \
-            date), so the opt-in bound keeps refusing; run with --ignored"]
 fn a_refused_thread_starts_once_the_other_shares_stop() {
-    // SAFETY: this binary's only test sets it before any pool exists, and no other
-    // thread reads the environment meanwhile.
-    unsafe { std::env::set_var("PRORATA_SHARE_THREAD_BOUND", "1") };
+    let _one_at_a_time = bound_on();
     let (_pool, a, others) = three_equal_shares();
     let stop_others = AtomicBool::new(false);
     let others_items = [AtomicU64::new(0), AtomicU64::new(0)];
@@ -90,4 +98,42 @@ fn a_refused_thread_starts_once_the_other_shares_stop() {
         "the second half never ran beside the first"
     );
     assert_ne!(first_thread, second_thread, "both halves ran on one thread");
+}
+
+/// As above, but the first half spins outside prorata until the second half has
+/// run (it passes no safe point, so the share never asks again), and once the
+/// other shares stop, their workers sleep: nothing of the pool runs to notice
+/// that the share is stuck. The permits' timer thread does, and starts the
+/// share's second thread past the bound. Without it, the first half would spin
+/// to its deadline.
+#[test]
+fn a_stuck_share_gets_its_thread_with_no_other_share_running() {
+    let _one_at_a_time = bound_on();
+    let (_pool, a, others) = three_equal_shares();
+    let stop_others = AtomicBool::new(false);
+    let others_items = [AtomicU64::new(0), AtomicU64::new(0)];
+    let second_half_ran = AtomicBool::new(false);
+    let deadline = Duration::from_secs(20);
+    let mut first_half_timed_out = false;
+    std::thread::scope(|s| {
+        keep_busy(s, &others, &stop_others, &others_items);
+        first_half_timed_out = a.install(|| {
+            prorata::join(
+                || {
+                    stop_others.store(true, Ordering::Relaxed);
+                    let start = Instant::now();
+                    while !second_half_ran.load(Ordering::Acquire) {
+                        if start.elapsed() > deadline {
+                            return true;
+                        }
+                        std::hint::spin_loop();
+                    }
+                    false
+                },
+                || second_half_ran.store(true, Ordering::Release),
+            )
+            .0
+        });
+    });
+    assert!(!first_half_timed_out, "the second half never ran");
 }

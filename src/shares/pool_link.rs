@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::allocator::Config;
 use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
-use super::stalled_starts::Stall;
+use super::stalled_starts::{Stall, StalledStarts};
 use super::thread_clock;
 use super::tree::ShareId;
 use crate::pool::ScopedSpawner;
@@ -314,10 +314,8 @@ fn thread_worth(cores: f64) -> u32 {
 /// Opt-in: a share's tasks that wait for each other outside prorata (a
 /// channel, a spin on a flag) need as many threads as wait at once, and a share
 /// worth less than a core runs one. When its one thread blocks in the first
-/// task, only another share's workers can start the second (see
-/// `stalled_starts.rs`); with no other share running, nothing does, and
-/// `tests/pool_stats.rs`'s join whose first half spins until the second has
-/// run hung.
+/// task, the second starts only once the share has been stuck for
+/// [`STUCK_AFTER`] (see `stalled_starts.rs`).
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
@@ -519,6 +517,7 @@ impl ShareWorkers {
             .store(self.permits.now().max(1), Ordering::SeqCst);
         if !self.listed.swap(true, Ordering::SeqCst) {
             self.permits.stalls.watch(Arc::downgrade(self));
+            StalledStarts::keep_watching(&self.permits, STUCK_AFTER);
         }
     }
 

@@ -7,12 +7,21 @@
 //! send) passes no safe point, and would wait forever. So each share with a
 //! refused start is listed here, and the workers of every share, at their paced
 //! safe points and when they give a core back, look at the list now and then:
-//! a share that holds a core and has not asked again for two quanta gets its
-//! thread anyway.
+//! a share that holds a core and has not asked again for a while (`stuck_after`)
+//! gets its thread anyway.
+//!
+//! Those workers may all be asleep: the share may be the only one running, its
+//! one thread spinning in a `join`'s first half until the second half has run
+//! elsewhere. So while the list holds a share, a timer thread looks at it too
+//! (four times per `stuck_after`); it ends once the list is empty, or when the
+//! permits are dropped. It runs no user code, and exists only while a start
+//! stays refused: with the bound off, never.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
 
+use super::permits::Permits;
 use super::pool_link::ShareWorkers;
 
 /// The shares with a refused start, and when the list was last looked at.
@@ -23,6 +32,8 @@ pub(crate) struct StalledStarts {
     any: AtomicBool,
     /// When the list was last looked at (the permits' clock).
     looked_at: AtomicU64,
+    /// Whether the timer thread runs (or is being started).
+    timer: AtomicBool,
     shares: Mutex<Vec<Weak<ShareWorkers>>>,
 }
 
@@ -44,7 +55,48 @@ impl StalledStarts {
     pub(crate) fn watch(&self, share: Weak<ShareWorkers>) {
         let mut shares = self.shares.lock().unwrap_or_else(|e| e.into_inner());
         shares.push(share);
-        self.any.store(true, Ordering::Relaxed);
+        self.any.store(true, Ordering::SeqCst);
+    }
+
+    /// Makes sure the timer thread of `permits`' list runs (after a share was
+    /// listed), looking at the list every quarter of `stuck_after`.
+    pub(crate) fn keep_watching(permits: &Arc<Permits>, stuck_after: Duration) {
+        let stalls = &permits.stalls;
+        if stalls.timer.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let weak = Arc::downgrade(permits);
+        let spawned = std::thread::Builder::new()
+            .name("prorata-stall-watch".into())
+            .spawn(move || Self::time(&weak, stuck_after));
+        if spawned.is_err() {
+            // No thread to be had: the workers' own looks remain.
+            stalls.timer.store(false, Ordering::SeqCst);
+        }
+    }
+
+    /// The timer thread's loop: ends when the permits are gone, or when the list
+    /// is empty and no other thread has been asked for since.
+    fn time(permits: &Weak<Permits>, stuck_after: Duration) {
+        let after = stuck_after.as_nanos() as u64;
+        loop {
+            std::thread::sleep(stuck_after / 4);
+            let Some(permits) = permits.upgrade() else {
+                return;
+            };
+            let stalls = &permits.stalls;
+            if stalls.may_hold_any() {
+                stalls.look(permits.now(), after);
+                continue;
+            }
+            // A share listed after the load above saw the timer running and
+            // started none: both sides write one flag, then read the other
+            // (sequentially consistent), so one of them sees the other's write.
+            stalls.timer.store(false, Ordering::SeqCst);
+            if !stalls.any.load(Ordering::SeqCst) || stalls.timer.swap(true, Ordering::SeqCst) {
+                return;
+            }
+        }
     }
 
     /// Whether a share may be listed (one relaxed load).
@@ -97,7 +149,7 @@ impl StalledStarts {
                 }
             }
         });
-        self.any.store(!shares.is_empty(), Ordering::Relaxed);
+        self.any.store(!shares.is_empty(), Ordering::SeqCst);
         drop(shares);
         for share in stuck {
             share.unlist();
