@@ -308,17 +308,17 @@ fn thread_worth(cores: f64) -> u32 {
     }
 }
 
-/// Whether a share's threads are bounded by the cores it is worth
-/// (`PRORATA_SHARE_THREAD_BOUND=1`), read once.
+/// Whether a share's threads are bounded by the cores it is worth (unless
+/// `PRORATA_SHARE_THREAD_BOUND=0`), read once.
 ///
-/// Opt-in: a share's tasks that wait for each other outside prorata (a
-/// channel, a spin on a flag) need as many threads as wait at once, and a share
-/// worth less than a core runs one. When its one thread blocks in the first
-/// task, the second starts only once the share has been stuck for
-/// [`STUCK_AFTER`] (see `stalled_starts.rs`).
+/// A share's tasks that wait for each other outside prorata (a channel, a spin
+/// on a flag) need as many threads as wait at once, and a share worth less than
+/// a core runs one. When its one thread blocks in the first task, the second
+/// starts once the share has been stuck for [`STUCK_AFTER`] (see
+/// `stalled_starts.rs`); with the bound off, at once.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_some_and(|v| v == "1"))
+    *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_none_or(|v| v != "0"))
 }
 
 /// Whether wake-up preemption is on (unless `PRORATA_WAKEUP_PREEMPTION=0`), read once.
