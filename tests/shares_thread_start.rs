@@ -1,7 +1,7 @@
 //! A share's thread that the thread bound refused starts once the share may run
 //! it, or once its one thread is stuck. Its own test binary, so that no other
-//! test's shares compete and the bound (opt-in, `PRORATA_SHARE_THREAD_BOUND=1`)
-//! can be set for it alone; its tests run one at a time. No timing is asserted
+//! test's shares compete and the bound (on unless `PRORATA_SHARE_THREAD_BOUND=0`)
+//! can be set on for it alone; its tests run one at a time. No timing is asserted
 //! (only a generous deadline, after which a test fails rather than hangs).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};

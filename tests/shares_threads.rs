@@ -1,8 +1,8 @@
 //! A share runs no more threads than the cores it holds at once, plus one: 200
 //! shares running at once on a 4-worker pool of 2 cores start about one thread each
 //! (not four), and each still completes items. Its own test binary, so that no other
-//! test's threads are counted or compete; no timing is asserted. The bound is
-//! opt-in (`PRORATA_SHARE_THREAD_BOUND=1`), which the test sets.
+//! test's threads are counted or compete; no timing is asserted. The bound is on
+//! unless `PRORATA_SHARE_THREAD_BOUND=0`; the test sets it on in any case.
 #![cfg(target_os = "linux")]
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
