@@ -376,10 +376,11 @@ impl Allocator {
     /// equal shares on 2 cores a 2 s window held five 4 ms turns of each, and
     /// one turn more or less was 20% of a share's part; in turns of 2 ms the
     /// worst share of a window was 12% from its part at the median (against 22%),
-    /// for about 4% fewer items done (more hand-overs; docs/scaling.md).
+    /// for about 4% fewer items done (more hand-overs), and in turns of 1 ms 9%,
+    /// for about 2.5% fewer again (docs/scaling.md).
     ///
     /// ```text
-    /// shares competing on 2 cores:   2-100   200    400 and more
+    /// shares competing on 2 cores:   2-50    100    200 and more
     /// turn (default quantum 4 ms):   4 ms    2 ms   1 ms
     /// ```
     pub(crate) fn turn_nanos(&self) -> u64 {
@@ -1550,7 +1551,7 @@ const ACTIVITY_MEMORY_QUANTA: u64 = 4;
 
 /// The longest a competing share should wait between two of its turns on a
 /// core, while turns can shorten ([`Allocator::turn_nanos`]).
-const ROUND_NANOS: u64 = 200_000_000;
+const ROUND_NANOS: u64 = 100_000_000;
 
 /// The shortest turn: each one costs a hand-over (a decision, a thread woken).
 const MIN_TURN_NANOS: u64 = 1_000_000;

@@ -23,9 +23,9 @@ fn turns_shorten_when_many_shares_compete() {
     const MS: u64 = 1_000_000;
     // Few shares: the quantum.
     assert_eq!(with_competing(2, 4, 2).turn_nanos(), 4 * MS);
-    assert_eq!(with_competing(2, 4, 99).turn_nanos(), 4 * MS);
-    // 200 shares on 2 cores: a round of them all in about 200 ms.
-    let turn = with_competing(2, 4, 199).turn_nanos();
+    assert_eq!(with_competing(2, 4, 49).turn_nanos(), 4 * MS);
+    // 100 shares on 2 cores: a round of them all in about 100 ms.
+    let turn = with_competing(2, 4, 99).turn_nanos();
     assert!((1_900_000..=2_100_000).contains(&turn), "{turn}");
     // More cores take more shares before the turns shorten.
     assert_eq!(with_competing(16, 4, 199).turn_nanos(), 4 * MS);
