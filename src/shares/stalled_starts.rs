@@ -17,24 +17,89 @@
 //! permits are dropped. It runs no user code, and exists only while a start
 //! stays refused: with the bound off, never.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
+
+use super::sync::{AtomicBool, Ordering};
 
 use super::permits::Permits;
 use super::pool_link::ShareWorkers;
 
 /// The shares with a refused start, and when the list was last looked at.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct StalledStarts {
+    flags: WatchFlags,
+    /// When the list was last looked at (the permits' clock).
+    looked_at: AtomicU64,
+    shares: Mutex<Vec<Weak<ShareWorkers>>>,
+}
+
+impl Default for StalledStarts {
+    fn default() -> Self {
+        StalledStarts {
+            flags: WatchFlags::new(),
+            looked_at: AtomicU64::new(0),
+            shares: Mutex::default(),
+        }
+    }
+}
+
+/// Whether the list may hold a share, and whether the timer thread runs: the
+/// two flags by which a share being listed and the timer thread's end meet.
+/// Each side writes its flag and then reads the other's, so at least one sees
+/// the other's write: a share listed as the timer finds the list empty either
+/// sees the timer still running, which then sees the share and goes on, or
+/// starts a new one (model-checked in `shares/tests/loom_stalled_starts.rs`).
+#[derive(Debug)]
+pub(crate) struct WatchFlags {
     /// Whether the list may hold a share: lookers go no further while it is
     /// unset (one relaxed load).
     any: AtomicBool,
-    /// When the list was last looked at (the permits' clock).
-    looked_at: AtomicU64,
     /// Whether the timer thread runs (or is being started).
     timer: AtomicBool,
-    shares: Mutex<Vec<Weak<ShareWorkers>>>,
+}
+
+impl WatchFlags {
+    pub(crate) fn new() -> Self {
+        WatchFlags {
+            any: AtomicBool::new(false),
+            timer: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the list holds a share, after a change to it (under its lock).
+    pub(crate) fn set_any(&self, any: bool) {
+        self.any.store(any, Ordering::SeqCst);
+    }
+
+    /// Whether the list may hold a share (one relaxed load).
+    #[inline]
+    pub(crate) fn may_hold_any(&self) -> bool {
+        self.any.load(Ordering::Relaxed)
+    }
+
+    /// After a share was listed: whether the caller is to start the timer
+    /// thread (none runs, or one is ending).
+    pub(crate) fn claim_timer(&self) -> bool {
+        !self.timer.swap(true, Ordering::SeqCst)
+    }
+
+    /// The timer thread the caller claimed could not be started.
+    pub(crate) fn timer_not_started(&self) {
+        self.timer.store(false, Ordering::SeqCst);
+    }
+
+    /// The timer thread found the list empty: whether it ends now. It goes on
+    /// if a share was listed meanwhile and its lister left the timer to it.
+    pub(crate) fn timer_ends(&self) -> bool {
+        // A swap, not a store: a lister's claim that read `true` comes before it
+        // in the flag's order, and so its listing before the load below (an
+        // acquire-release chain, which the model checks; a store and a load
+        // would need the sequentially consistent order, which loom does not).
+        self.timer.swap(false, Ordering::SeqCst);
+        !self.any.load(Ordering::SeqCst) || self.timer.swap(true, Ordering::SeqCst)
+    }
 }
 
 /// Where a listed share stands.
@@ -55,14 +120,14 @@ impl StalledStarts {
     pub(crate) fn watch(&self, share: Weak<ShareWorkers>) {
         let mut shares = self.shares.lock().unwrap_or_else(|e| e.into_inner());
         shares.push(share);
-        self.any.store(true, Ordering::SeqCst);
+        self.flags.set_any(true);
     }
 
     /// Makes sure the timer thread of `permits`' list runs (after a share was
     /// listed), looking at the list every quarter of `stuck_after`.
     pub(crate) fn keep_watching(permits: &Arc<Permits>, stuck_after: Duration) {
         let stalls = &permits.stalls;
-        if stalls.timer.swap(true, Ordering::SeqCst) {
+        if !stalls.flags.claim_timer() {
             return;
         }
         let weak = Arc::downgrade(permits);
@@ -71,7 +136,7 @@ impl StalledStarts {
             .spawn(move || Self::time(&weak, stuck_after));
         if spawned.is_err() {
             // No thread to be had: the workers' own looks remain.
-            stalls.timer.store(false, Ordering::SeqCst);
+            stalls.flags.timer_not_started();
         }
     }
 
@@ -87,13 +152,7 @@ impl StalledStarts {
             let stalls = &permits.stalls;
             if stalls.may_hold_any() {
                 stalls.look(permits.now(), after);
-                continue;
-            }
-            // A share listed after the load above saw the timer running and
-            // started none: both sides write one flag, then read the other
-            // (sequentially consistent), so one of them sees the other's write.
-            stalls.timer.store(false, Ordering::SeqCst);
-            if !stalls.any.load(Ordering::SeqCst) || stalls.timer.swap(true, Ordering::SeqCst) {
+            } else if stalls.flags.timer_ends() {
                 return;
             }
         }
@@ -102,7 +161,7 @@ impl StalledStarts {
     /// Whether a share may be listed (one relaxed load).
     #[inline]
     pub(crate) fn may_hold_any(&self) -> bool {
-        self.any.load(Ordering::Relaxed)
+        self.flags.may_hold_any()
     }
 
     /// At `now`, looks at the listed shares if it has not been done for a
@@ -149,7 +208,7 @@ impl StalledStarts {
                 }
             }
         });
-        self.any.store(!shares.is_empty(), Ordering::SeqCst);
+        self.flags.set_any(!shares.is_empty());
         drop(shares);
         for share in stuck {
             share.unlist();

@@ -15,6 +15,8 @@ mod fuzz_tests;
 mod hold_tests;
 #[cfg(loom)]
 mod loom_permits;
+#[cfg(loom)]
+mod loom_stalled_starts;
 #[cfg(not(loom))]
 mod lottery_tests;
 #[cfg(not(loom))]
