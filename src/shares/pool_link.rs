@@ -544,9 +544,12 @@ impl ShareWorkers {
         }
     }
 
-    /// Off the permits' list of stalled starts.
+    /// Off the permits' list of stalled starts. A swap, not a store, as for the
+    /// timer's flag (see `WatchFlags::timer_ends`): a refusal whose own swap
+    /// found the share still listed comes before it, so the look that follows
+    /// sees that refusal under acquire-release ordering alone.
     pub(super) fn unlist(&self) {
-        self.listed.store(false, Ordering::SeqCst);
+        self.listed.swap(false, Ordering::SeqCst);
     }
 
     /// Back on the list (see `StalledStarts::look`).
