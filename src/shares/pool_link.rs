@@ -314,8 +314,9 @@ fn thread_worth(cores: f64) -> u32 {
 /// A share's tasks that wait for each other outside prorata (a channel, a spin
 /// on a flag) need as many threads as wait at once, and a share worth less than
 /// a core runs one. When its one thread blocks in the first task, the second
-/// starts once the share has been stuck for [`STUCK_AFTER`] (see
-/// `stalled_starts.rs`); with the bound off, at once.
+/// starts once the share has been stuck for
+/// [`STUCK_AFTER`](super::stalled_starts::STUCK_AFTER); with the bound off,
+/// at once.
 fn thread_bound() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
     *ON.get_or_init(|| std::env::var_os("PRORATA_SHARE_THREAD_BOUND").is_none_or(|v| v != "0"))
@@ -404,15 +405,6 @@ struct DeferPacing {
     /// When the budget was last topped up (the permits' clock; 0: never).
     topped_at: AtomicU64,
 }
-
-/// How long a share that holds a core may go without asking again for a
-/// start the thread bound refused before it gets the thread anyway (see
-/// `stalled_starts.rs`). Long enough that a holder the OS merely kept off its
-/// processor a while is not taken for one blocked: with two quanta (8 ms), a
-/// run of 200 shares on 2 cores started five threads past the bound, and one
-/// of its windows had a share 61% off its part; with 50 ms, four runs started
-/// none.
-const STUCK_AFTER: Duration = Duration::from_millis(50);
 
 /// The part of a yield that is free: a thread of the program woken for a
 /// moment has run by then.
@@ -517,7 +509,7 @@ impl ShareWorkers {
             .store(self.permits.now().max(1), Ordering::SeqCst);
         if !self.listed.swap(true, Ordering::SeqCst) {
             self.permits.stalls.watch(Arc::downgrade(self));
-            StalledStarts::keep_watching(&self.permits, STUCK_AFTER);
+            StalledStarts::keep_watching(&self.permits);
         }
     }
 
@@ -625,11 +617,10 @@ impl ShareWorkers {
     }
 
     /// Looks at the permits' stalled starts now and then (see
-    /// `stalled_starts.rs`): a share stuck for [`STUCK_AFTER`] gets its thread.
+    /// `stalled_starts.rs`): a stuck share gets its thread.
     fn look_for_stalls(&self) {
         if self.permits.stalls.may_hold_any() {
-            let after = STUCK_AFTER.as_nanos() as u64;
-            self.permits.stalls.look(self.permits.now(), after);
+            self.permits.stalls.look(self.permits.now());
         }
     }
 }

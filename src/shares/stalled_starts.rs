@@ -7,13 +7,13 @@
 //! send) passes no safe point, and would wait forever. So each share with a
 //! refused start is listed here, and the workers of every share, at their paced
 //! safe points and when they give a core back, look at the list now and then:
-//! a share that holds a core and has not asked again for a while (`stuck_after`)
+//! a share that holds a core and has not asked again for a while ([`STUCK_AFTER`])
 //! gets its thread anyway.
 //!
 //! Those workers may all be asleep: the share may be the only one running, its
 //! one thread spinning in a `join`'s first half until the second half has run
 //! elsewhere. So while the list holds a share, a timer thread looks at it too
-//! (four times per `stuck_after`); it ends once the list is empty, or when the
+//! (four times per [`STUCK_AFTER`]); it ends once the list is empty, or when the
 //! permits are dropped. It runs no user code, and exists only while a start
 //! stays refused: with the bound off, never.
 
@@ -25,6 +25,18 @@ use super::sync::{AtomicBool, Ordering};
 
 use super::permits::Permits;
 use super::pool_link::ShareWorkers;
+
+/// How long a share that holds a core may go without asking again for a
+/// start the thread bound refused before it gets the thread anyway (see
+/// the module's doc). Long enough that a holder the OS merely kept off its
+/// processor a while is not taken for one blocked: with two quanta (8 ms), a
+/// run of 200 shares on 2 cores started five threads past the bound, and one
+/// of its windows had a share 61% off its part; with 50 ms, four runs started
+/// none.
+pub(crate) const STUCK_AFTER: Duration = Duration::from_millis(50);
+
+/// [`STUCK_AFTER`] in nanoseconds (the permits' clock).
+const STUCK_AFTER_NANOS: u64 = STUCK_AFTER.as_nanos() as u64;
 
 /// The shares with a refused start, and when the list was last looked at.
 #[derive(Debug)]
@@ -124,8 +136,8 @@ impl StalledStarts {
     }
 
     /// Makes sure the timer thread of `permits`' list runs (after a share was
-    /// listed), looking at the list every quarter of `stuck_after`.
-    pub(crate) fn keep_watching(permits: &Arc<Permits>, stuck_after: Duration) {
+    /// listed), looking at the list every quarter of [`STUCK_AFTER`].
+    pub(crate) fn keep_watching(permits: &Arc<Permits>) {
         let stalls = &permits.stalls;
         if !stalls.flags.claim_timer() {
             return;
@@ -133,7 +145,7 @@ impl StalledStarts {
         let weak = Arc::downgrade(permits);
         let spawned = std::thread::Builder::new()
             .name("prorata-stall-watch".into())
-            .spawn(move || Self::time(&weak, stuck_after));
+            .spawn(move || Self::time(&weak));
         if spawned.is_err() {
             // No thread to be had: the workers' own looks remain.
             stalls.flags.timer_not_started();
@@ -142,16 +154,15 @@ impl StalledStarts {
 
     /// The timer thread's loop: ends when the permits are gone, or when the list
     /// is empty and no other thread has been asked for since.
-    fn time(permits: &Weak<Permits>, stuck_after: Duration) {
-        let after = stuck_after.as_nanos() as u64;
+    fn time(permits: &Weak<Permits>) {
         loop {
-            std::thread::sleep(stuck_after / 4);
+            std::thread::sleep(STUCK_AFTER / 4);
             let Some(permits) = permits.upgrade() else {
                 return;
             };
             let stalls = &permits.stalls;
             if stalls.may_hold_any() {
-                stalls.look(permits.now(), after);
+                stalls.look(permits.now());
             } else if stalls.flags.timer_ends() {
                 return;
             }
@@ -165,12 +176,12 @@ impl StalledStarts {
     }
 
     /// At `now`, looks at the listed shares if it has not been done for a
-    /// quarter of `stuck_after`, and starts a thread for each stuck one (see
+    /// quarter of [`STUCK_AFTER`], and starts a thread for each stuck one (see
     /// [`ShareWorkers::stall`]).
     #[cold]
-    pub(crate) fn look(&self, now: u64, stuck_after: u64) {
+    pub(crate) fn look(&self, now: u64) {
         let at = self.looked_at.load(Ordering::Relaxed);
-        if now.saturating_sub(at) < stuck_after / 4
+        if now.saturating_sub(at) < STUCK_AFTER_NANOS / 4
             || self
                 .looked_at
                 .compare_exchange(at, now, Ordering::Relaxed, Ordering::Relaxed)
@@ -186,7 +197,7 @@ impl StalledStarts {
             let Some(share) = share.upgrade() else {
                 return false;
             };
-            match share.stall(now, stuck_after) {
+            match share.stall(now, STUCK_AFTER_NANOS) {
                 Stall::Asking => true,
                 Stall::None => {
                     // A refusal noted between the look above and the unlisting
@@ -195,7 +206,7 @@ impl StalledStarts {
                     // other, in sequentially consistent order, so one of them
                     // sees the other's write.)
                     share.unlist();
-                    if share.stall(now, stuck_after) == Stall::None {
+                    if share.stall(now, STUCK_AFTER_NANOS) == Stall::None {
                         false
                     } else {
                         share.relist();
