@@ -11,7 +11,6 @@ use prorata::{ShareError, ThreadPoolBuilder};
 mod common;
 use common::work::{keep_busy, spin, three_equal_shares};
 
-/// About a microsecond of work that the optimiser cannot remove.
 /// Waits until `done()` holds; a generous deadline turns a hang into a failure.
 fn eventually(what: &str, mut done: impl FnMut() -> bool) {
     let start = std::time::Instant::now();
@@ -348,11 +347,11 @@ fn a_share_kept_past_build_scoped_refuses_work() {
 /// both run, while other shares keep every core busy: the share starts a
 /// thread for the second task while the first blocks (Rayon's pools do the same
 /// with two threads or more). The receiving task is spawned last, so its
-/// thread takes it first. With the thread bound on
-/// (`PRORATA_SHARE_THREAD_BOUND=1`), the share, worth two thirds of a core,
+/// thread takes it first. Under the thread bound (on unless
+/// `PRORATA_SHARE_THREAD_BOUND=0`), the share, worth two thirds of a core,
 /// runs one thread, and gets its second from the watch on stalled starts (the
-/// busy shares' workers look). A generous timeout makes a stuck share fail the
-/// test rather than hang it.
+/// busy shares' workers or the permits' timer look). A generous timeout makes
+/// a stuck share fail the test rather than hang it.
 #[test]
 fn tasks_of_a_share_that_wait_for_each_other_both_run() {
     use std::sync::atomic::AtomicBool;

@@ -1,4 +1,4 @@
-//! A share runs no more threads than the cores it holds at once, plus one: 200
+//! A share runs about as many threads as the cores its tickets are worth: 200
 //! shares running at once on a 4-worker pool of 2 cores start about one thread each
 //! (not four), and each still completes items. Its own test binary, so that no other
 //! test's threads are counted or compete; no timing is asserted. The bound is on

@@ -1,5 +1,12 @@
 //! Work for the shares' tests to run: CPU-bound items whose cost is known.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::Scope;
+use std::time::{Duration, Instant};
+
+use prorata::prelude::*;
+use prorata::{Share, ThreadPool, ThreadPoolBuilder};
+
 /// About a microsecond of work that the optimiser cannot remove.
 pub fn spin(i: u64) -> u64 {
     let mut x = i;
@@ -8,13 +15,6 @@ pub fn spin(i: u64) -> u64 {
     }
     x
 }
-
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::thread::Scope;
-use std::time::{Duration, Instant};
-
-use prorata::prelude::*;
-use prorata::{Share, ThreadPool, ThreadPoolBuilder};
 
 /// Keeps each of `shares` busy on a thread of `scope` (one long `par_iter` of
 /// [`spin`]s, counting its items in `items`) until `stop`; returns once every
