@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Model-checks the concurrency protocols with loom: latches, sleep/wake, join frames,
-# retiring workers, core permits and the stalled starts' timer (unit tests named
+# retiring workers, core permits, the list of stalled starts and its timer (unit tests named
 # `loom_*` in src/pool/loom_tests.rs and beside them in shares/, where each layer's
 # sync.rs maps the protocols' atomics, mutexes and condvars to loom's), the BWoS deque (src/deque/bwos/loom_tests.rs) and the trace
 # feature's per-worker rings (src/trace/loom_tests.rs). The models compile only with

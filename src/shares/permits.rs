@@ -257,9 +257,7 @@ pub(crate) struct Permits {
     lock_waits: std::sync::atomic::AtomicU64,
     lock_wait_nanos: std::sync::atomic::AtomicU64,
     /// The shares of these permits whose thread bound refused a start (see
-    /// `stalled_starts.rs`; the list holds std types even in loom models, as
-    /// no model runs the pools above the permits, and its timer's flags the
-    /// layer's `sync` types, which its own model checks).
+    /// `stalled_starts.rs`, whose own models check the list).
     pub(crate) stalls: super::stalled_starts::StalledStarts,
 }
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 use super::allocator::Config;
 use super::permits::{Permits, WorkerHandle};
 use super::policy::SharePolicy;
-use super::stalled_starts::{Stall, StalledStarts};
+use super::stalled_starts::{StallMark, StalledStarts, Watched};
 use super::thread_clock;
 use super::tree::ShareId;
 use crate::pool::ScopedSpawner;
@@ -67,12 +67,10 @@ pub(crate) struct ShareWorkers {
     worth: AtomicU32,
     core_free: AtomicBool,
     read_at: AtomicU64,
-    /// When the thread bound last refused this share a start (the permits'
-    /// clock; 0: no refused start waits), whether the share is on the permits'
-    /// list of such shares, and how to start a thread for it anyway (see
-    /// `stalled_starts.rs`).
-    refused_at: AtomicU64,
-    listed: AtomicBool,
+    /// When the thread bound last refused this share a start and whether the
+    /// share is on the permits' list of such shares, and how to start a thread
+    /// for it anyway (see `stalled_starts.rs`).
+    stall: StallMark,
     start_anyway: StartAnyway,
 }
 
@@ -477,8 +475,7 @@ impl ShareWorkers {
             worth: AtomicU32::new(1),
             core_free: AtomicBool::new(false),
             read_at: AtomicU64::new(u64::MAX),
-            refused_at: AtomicU64::new(0),
-            listed: AtomicBool::new(false),
+            stall: StallMark::new(),
             start_anyway,
         }
     }
@@ -505,9 +502,7 @@ impl ShareWorkers {
     /// The bound refused this share a start: noted, and the share listed with
     /// the permits' stalled starts (see `stalled_starts.rs`).
     fn note_refused(self: &Arc<Self>) {
-        self.refused_at
-            .store(self.permits.now().max(1), Ordering::SeqCst);
-        if !self.listed.swap(true, Ordering::SeqCst) {
+        if self.stall.refused(self.permits.now()) {
             self.permits.stalls.watch(Arc::downgrade(self));
             StalledStarts::keep_watching(&self.permits);
         }
@@ -515,45 +510,7 @@ impl ShareWorkers {
 
     /// No refused start waits any more (one started, or its work was taken).
     fn no_start_waits(&self) {
-        if self.refused_at.load(Ordering::Relaxed) != 0 {
-            self.refused_at.store(0, Ordering::Relaxed);
-        }
-    }
-
-    /// Where this listed share stands at `now`: stuck if a start was refused
-    /// `stuck_after` ago or longer, with no refusal since, while one of its
-    /// threads holds a core (a share whose threads all wait for cores asks again
-    /// when one gets its core).
-    pub(super) fn stall(&self, now: u64, stuck_after: u64) -> Stall {
-        let at = self.refused_at.load(Ordering::SeqCst);
-        if at == 0 {
-            Stall::None
-        } else if now.saturating_sub(at) < stuck_after || self.on_core.load(Ordering::Relaxed) == 0
-        {
-            Stall::Asking
-        } else {
-            Stall::Stuck
-        }
-    }
-
-    /// Off the permits' list of stalled starts. A swap, not a store, as for the
-    /// timer's flag (see `WatchFlags::timer_ends`): a refusal whose own swap
-    /// found the share still listed comes before it, so the look that follows
-    /// sees that refusal under acquire-release ordering alone.
-    pub(super) fn unlist(&self) {
-        self.listed.swap(false, Ordering::SeqCst);
-    }
-
-    /// Back on the list (see `StalledStarts::look`).
-    pub(super) fn relist(&self) {
-        self.listed.store(true, Ordering::SeqCst);
-    }
-
-    /// Starts a thread for the refused work past the bound (the share then runs
-    /// one thread more than the bound lets it, until a thread retires).
-    pub(super) fn start_anyway(&self) {
-        self.no_start_waits();
-        (self.start_anyway.0)();
+        self.stall.clear();
     }
 
     /// Whether one of the share's `live` threads, about to sleep, is one too
@@ -622,6 +579,20 @@ impl ShareWorkers {
         if self.permits.stalls.may_hold_any() {
             self.permits.stalls.look(self.permits.now());
         }
+    }
+}
+
+impl Watched for Arc<ShareWorkers> {
+    fn mark(&self) -> &StallMark {
+        &self.stall
+    }
+
+    fn on_core(&self) -> bool {
+        self.on_core.load(Ordering::Relaxed) != 0
+    }
+
+    fn start_anyway(&self) {
+        (self.start_anyway.0)();
     }
 }
 

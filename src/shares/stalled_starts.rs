@@ -17,11 +17,11 @@
 //! permits are dropped. It runs no user code, and exists only while a start
 //! stays refused: with the bound off, never.
 
-use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::atomic::AtomicU64 as StdAtomicU64;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use super::sync::{AtomicBool, Ordering};
+use super::sync::{AtomicBool, AtomicU64, Mutex, Ordering};
 
 use super::permits::Permits;
 use super::pool_link::ShareWorkers;
@@ -36,24 +36,129 @@ use super::pool_link::ShareWorkers;
 pub(crate) const STUCK_AFTER: Duration = Duration::from_millis(50);
 
 /// [`STUCK_AFTER`] in nanoseconds (the permits' clock).
-const STUCK_AFTER_NANOS: u64 = STUCK_AFTER.as_nanos() as u64;
+pub(crate) const STUCK_AFTER_NANOS: u64 = STUCK_AFTER.as_nanos() as u64;
 
 /// The shares with a refused start, and when the list was last looked at.
+/// Its entries are the shares' `Weak` handles; the loom model of the list
+/// (`shares/tests/loom_stalled_starts.rs`) lists shares of its own.
 #[derive(Debug)]
-pub(crate) struct StalledStarts {
+pub(crate) struct StalledStarts<E = Weak<ShareWorkers>> {
     flags: WatchFlags,
     /// When the list was last looked at (the permits' clock).
-    looked_at: AtomicU64,
-    shares: Mutex<Vec<Weak<ShareWorkers>>>,
+    looked_at: StdAtomicU64,
+    shares: Mutex<Vec<E>>,
 }
 
-impl Default for StalledStarts {
+impl<E> Default for StalledStarts<E> {
     fn default() -> Self {
         StalledStarts {
             flags: WatchFlags::new(),
-            looked_at: AtomicU64::new(0),
-            shares: Mutex::default(),
+            looked_at: StdAtomicU64::new(0),
+            shares: Mutex::new(Vec::new()),
         }
+    }
+}
+
+/// A share's side of the list: when the thread bound last refused it a start,
+/// and whether it is listed. A refusal writes the first and then reads (and
+/// sets) the second; a look that unlists the share writes the second and then
+/// reads the first, so one of them sees the other's write and a refusal is never
+/// left off the list (model-checked in `shares/tests/loom_stalled_starts.rs`).
+#[derive(Debug)]
+pub(crate) struct StallMark {
+    /// When the last refused start was refused (the permits' clock; 0: no
+    /// refused start waits).
+    refused_at: AtomicU64,
+    /// Whether the share is on the list (or its refusal is listing it).
+    listed: AtomicBool,
+}
+
+impl StallMark {
+    pub(crate) fn new() -> Self {
+        StallMark {
+            refused_at: AtomicU64::new(0),
+            listed: AtomicBool::new(false),
+        }
+    }
+
+    /// The bound refused a start at `now`: returns whether the caller is to
+    /// list the share ([`StalledStarts::watch`]), which was not listed.
+    pub(crate) fn refused(&self, now: u64) -> bool {
+        self.refused_at.store(now.max(1), Ordering::SeqCst);
+        !self.listed.swap(true, Ordering::SeqCst)
+    }
+
+    /// No refused start waits any more (one started, or its work was taken).
+    #[inline]
+    pub(crate) fn clear(&self) {
+        if self.refused_at.load(Ordering::Relaxed) != 0 {
+            self.refused_at.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Where the share stands at `now`: stuck if a start was refused
+    /// [`STUCK_AFTER`] ago or longer, with no refusal since, while one of its
+    /// threads holds a core (`on_core`; a share whose threads all wait for cores
+    /// asks again when one gets its core).
+    fn stall(&self, now: u64, on_core: impl FnOnce() -> bool) -> Stall {
+        let at = self.refused_at.load(Ordering::SeqCst);
+        if at == 0 {
+            Stall::None
+        } else if now.saturating_sub(at) < STUCK_AFTER_NANOS || !on_core() {
+            Stall::Asking
+        } else {
+            Stall::Stuck
+        }
+    }
+
+    /// Off the list. A swap, not a store, as for the timer's flag (see
+    /// [`WatchFlags::timer_ends`]): a refusal whose own swap found the share
+    /// still listed comes before it, so the look that follows sees that
+    /// refusal under acquire-release ordering alone.
+    fn unlist(&self) {
+        self.listed.swap(false, Ordering::SeqCst);
+    }
+
+    /// Back on the list, after [`StallMark::unlist`] was followed by a refusal:
+    /// returns whether the look is to keep the share's entry. Not if that
+    /// refusal found the share unlisted: it lists the share itself, and a
+    /// second entry would start two threads for it.
+    fn relist(&self) -> bool {
+        !self.listed.swap(true, Ordering::SeqCst)
+    }
+
+    /// Whether a refused start waits, and whether the share is listed (for
+    /// the model's checks).
+    #[cfg(all(test, loom))]
+    pub(crate) fn state(&self) -> (bool, bool) {
+        (
+            self.refused_at.load(Ordering::SeqCst) != 0,
+            self.listed.load(Ordering::SeqCst),
+        )
+    }
+}
+
+/// What the list needs of a listed share.
+pub(crate) trait Watched {
+    fn mark(&self) -> &StallMark;
+    /// Whether one of the share's threads holds a core.
+    fn on_core(&self) -> bool;
+    /// Starts a thread for the refused work past the bound (the share then
+    /// runs one thread more than the bound lets it, until a thread retires).
+    fn start_anyway(&self);
+}
+
+/// An entry of the list: the share, while it lives.
+pub(crate) trait ListEntry {
+    type Share: Watched;
+    fn share(&self) -> Option<Self::Share>;
+}
+
+impl ListEntry for Weak<ShareWorkers> {
+    type Share = Arc<ShareWorkers>;
+
+    fn share(&self) -> Option<Arc<ShareWorkers>> {
+        self.upgrade()
     }
 }
 
@@ -116,7 +221,7 @@ impl WatchFlags {
 
 /// Where a listed share stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stall {
+enum Stall {
     /// No refused start waits: off the list.
     None,
     /// It asked again recently, or waits for a core (it asks again when it
@@ -126,15 +231,78 @@ pub(crate) enum Stall {
     Stuck,
 }
 
-impl StalledStarts {
-    /// Lists `share`, whose start was just refused (once: the share keeps
-    /// itself from being listed twice).
-    pub(crate) fn watch(&self, share: Weak<ShareWorkers>) {
+impl<E: ListEntry> StalledStarts<E> {
+    /// Lists `share`, whose start was just refused (once: its
+    /// [`StallMark::refused`] said so).
+    pub(crate) fn watch(&self, share: E) {
         let mut shares = self.shares.lock().unwrap_or_else(|e| e.into_inner());
         shares.push(share);
         self.flags.set_any(true);
     }
 
+    /// Whether a share may be listed (one relaxed load).
+    #[inline]
+    pub(crate) fn may_hold_any(&self) -> bool {
+        self.flags.may_hold_any()
+    }
+
+    /// How many entries the list holds (for the model's checks).
+    #[cfg(all(test, loom))]
+    pub(crate) fn entries(&self) -> usize {
+        self.shares.lock().unwrap().len()
+    }
+
+    /// At `now`, looks at the listed shares if it has not been done for a
+    /// quarter of [`STUCK_AFTER`], and starts a thread for each stuck one (see
+    /// [`StallMark::stall`]).
+    #[cold]
+    pub(crate) fn look(&self, now: u64) {
+        let at = self.looked_at.load(Ordering::Relaxed);
+        if now.saturating_sub(at) < STUCK_AFTER_NANOS / 4
+            || self
+                .looked_at
+                .compare_exchange(at, now, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        let Ok(mut shares) = self.shares.try_lock() else {
+            return;
+        };
+        let mut stuck: Vec<E::Share> = Vec::new();
+        shares.retain(|entry| {
+            let Some(share) = entry.share() else {
+                return false;
+            };
+            let mark = share.mark();
+            match mark.stall(now, || share.on_core()) {
+                Stall::Asking => true,
+                Stall::None => {
+                    // A refusal noted between the look above and the unlisting
+                    // found the share still listed and did not list it again:
+                    // the entry stays (see `StallMark`).
+                    mark.unlist();
+                    mark.stall(now, || share.on_core()) != Stall::None && mark.relist()
+                }
+                Stall::Stuck => {
+                    stuck.push(share);
+                    false
+                }
+            }
+        });
+        self.flags.set_any(!shares.is_empty());
+        drop(shares);
+        for share in stuck {
+            // Unlisted before the start clears the refusal: a refusal after
+            // this lists the share again.
+            share.mark().unlist();
+            share.mark().clear();
+            share.start_anyway();
+        }
+    }
+}
+
+impl StalledStarts {
     /// Makes sure the timer thread of `permits`' list runs (after a share was
     /// listed), looking at the list every quarter of [`STUCK_AFTER`].
     pub(crate) fn keep_watching(permits: &Arc<Permits>) {
@@ -166,64 +334,6 @@ impl StalledStarts {
             } else if stalls.flags.timer_ends() {
                 return;
             }
-        }
-    }
-
-    /// Whether a share may be listed (one relaxed load).
-    #[inline]
-    pub(crate) fn may_hold_any(&self) -> bool {
-        self.flags.may_hold_any()
-    }
-
-    /// At `now`, looks at the listed shares if it has not been done for a
-    /// quarter of [`STUCK_AFTER`], and starts a thread for each stuck one (see
-    /// [`ShareWorkers::stall`]).
-    #[cold]
-    pub(crate) fn look(&self, now: u64) {
-        let at = self.looked_at.load(Ordering::Relaxed);
-        if now.saturating_sub(at) < STUCK_AFTER_NANOS / 4
-            || self
-                .looked_at
-                .compare_exchange(at, now, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        let Ok(mut shares) = self.shares.try_lock() else {
-            return;
-        };
-        let mut stuck: Vec<Arc<ShareWorkers>> = Vec::new();
-        shares.retain(|share| {
-            let Some(share) = share.upgrade() else {
-                return false;
-            };
-            match share.stall(now, STUCK_AFTER_NANOS) {
-                Stall::Asking => true,
-                Stall::None => {
-                    // A refusal noted between the look above and the unlisting
-                    // found the share still listed and did not list it again:
-                    // it stays. (Both sides write one flag and then read the
-                    // other, in sequentially consistent order, so one of them
-                    // sees the other's write.)
-                    share.unlist();
-                    if share.stall(now, STUCK_AFTER_NANOS) == Stall::None {
-                        false
-                    } else {
-                        share.relist();
-                        true
-                    }
-                }
-                Stall::Stuck => {
-                    stuck.push(share);
-                    false
-                }
-            }
-        });
-        self.flags.set_any(!shares.is_empty());
-        drop(shares);
-        for share in stuck {
-            share.unlist();
-            share.start_anyway();
         }
     }
 }
