@@ -41,8 +41,12 @@
 //! ```text
 //! cargo run --release --example simulate -- [--seconds N] [--cores 8,64,256]
 //!     [--shares 10,100,1000] [--workload steady,server] [--policy stride,lottery,multi]
-//!     [--digest on]
+//!     [--digest on] [--seed N]
 //! ```
+//!
+//! `--seed N` draws another simulation of the same workloads (tickets, demands,
+//! arrivals): the `server` figures move with it, so compare policies over several
+//! seeds. Without it (or with 0), every run simulates the same thing.
 //!
 //! With `--digest on`, each line ends with a hash of every decision the allocator
 //! made (the workers each call granted a core or asked to give theirs back) and of
@@ -128,6 +132,8 @@ struct Config {
     workload: Workload,
     policy: SharePolicy,
     seconds: u64,
+    /// Mixed into the generator's seed (0: the runs of the docs' tables).
+    seed: u64,
 }
 
 struct Sim {
@@ -204,7 +210,8 @@ impl Digest {
 impl Sim {
     fn new(cfg: Config) -> Sim {
         let mut alloc = Simulator::new(cfg.cores, cfg.policy, QUANTUM);
-        let mut rng = Rng(0x5EED_1234 ^ (cfg.cores as u64) << 20 ^ cfg.shares as u64);
+        let mut rng =
+            Rng(0x5EED_1234 ^ (cfg.cores as u64) << 20 ^ cfg.shares as u64 ^ cfg.seed << 40);
         // Tenants: currencies holding the queries (about the square root of them).
         let n_tenants = match cfg.workload {
             Workload::Flat => 0,
@@ -573,6 +580,7 @@ fn main() {
     let mut workloads = vec![Workload::Flat, Workload::Steady, Workload::Server];
     let mut policies = vec![SharePolicy::Stride];
     let mut digest = false;
+    let mut seed = 0;
     let argv: Vec<String> = std::env::args().skip(1).collect();
     for pair in argv.chunks(2) {
         let value = pair.get(1).map(String::as_str).unwrap_or("");
@@ -602,6 +610,7 @@ fn main() {
                     .collect()
             }
             "--digest" => digest = value == "on",
+            "--seed" => seed = value.parse().expect("--seed N"),
             other => panic!("unknown option {other}"),
         }
     }
@@ -627,6 +636,7 @@ fn main() {
                         workload,
                         policy,
                         seconds,
+                        seed,
                     });
                     sim.run();
                     sim.report(digest);
