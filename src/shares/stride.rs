@@ -44,7 +44,11 @@
 //! starts at the global pass (keeping at most one stride of debt, never any
 //! credit), so an idle share cannot hoard credit; a share whose entitlement changes
 //! keeps its distance to the global pass, rescaled to its new stride (Waldspurger's
-//! rule for ticket changes).
+//! rule for ticket changes). Credit is paid back at a bounded rate: when cores are
+//! handed out, a share stands at most a few quanta behind the global pass (its
+//! lead, [`Stride::standing`]), however much credit its pass holds, so that a share
+//! whose burst just started is not kept waiting until every share with credit has
+//! been paid.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -58,8 +62,10 @@ struct Ledger {
     pass: f64,
     /// The share's entitlement, 0 while it does not compete.
     ent: f64,
-    /// Its reach ([`Stride::reach`]), computed when its entitlement changes.
+    /// Its reach ([`Stride::reach`]) and lead ([`Stride::standing`]),
+    /// computed when its entitlement changes.
     reach: f64,
+    lead: f64,
 }
 
 impl Ledger {
@@ -67,8 +73,14 @@ impl Ledger {
         pass: 0.0,
         ent: 0.0,
         reach: f64::INFINITY,
+        lead: f64::INFINITY,
     };
 }
+
+/// How far behind the global pass a share with credit stands at most when
+/// cores are handed out, in quanta, beside one of its strides (see
+/// [`Stride::standing`]).
+const LEAD_QUANTA: f64 = 8.0;
 
 #[derive(Debug, Default)]
 pub(crate) struct Stride {
@@ -114,11 +126,12 @@ pub(crate) struct Stride {
 /// from, in one packed row: the choice of a waiter reads the rows only, not the
 /// ledger, the counts and the entitlements of each share at scattered places.
 ///
-/// A waiting share's next deadline is `max(pass, floor - reach) + step` (`step`:
-/// its holders plus one over its entitlement), which rounds exactly as the larger
-/// of `pass + step`, kept in the row, and `(floor - reach) + step`: the floor
-/// moves at every charge and stays out of the row. A row changes when its
-/// share's pass does (a charge, a retune), its holders or its entitlement.
+/// A waiting share's next deadline is `max(pass, global - lead) + step` (`step`:
+/// its holders plus one over its entitlement; see [`Stride::standing`]), which
+/// rounds exactly as the larger of `pass + step`, kept in the row, and
+/// `(global - lead) + step`: the global pass moves at every charge and stays out
+/// of the row. A row changes when its share's pass does (a charge, a retune),
+/// its holders or its entitlement.
 ///
 /// The rows form a binary min-heap on `pass + step` (ordered as
 /// `f64::total_cmp` orders it): a deadline is never earlier than its row's
@@ -142,18 +155,18 @@ struct WaiterTable {
 struct Row {
     /// `pass + step`, with the pass as kept (not raised to the floor).
     raw: f64,
-    /// Its reach; infinite for a share entitled to none (the floor does not
-    /// raise its pass).
-    reach: f64,
+    /// Its lead; infinite for a share entitled to none (its credit is not
+    /// bounded).
+    lead: f64,
     step: f64,
     slot: usize,
 }
 
 impl Row {
-    /// The deadline of the share's next core with the floor at `floor`.
+    /// The deadline of the share's next core with the global pass at `global`.
     #[inline]
-    fn deadline(&self, floor: f64) -> f64 {
-        self.raw.max((floor - self.reach) + self.step)
+    fn deadline(&self, global: f64) -> f64 {
+        self.raw.max((global - self.lead) + self.step)
     }
 }
 
@@ -254,7 +267,7 @@ impl WaiterTable {
         }
     }
 
-    /// The earliest deadline among the rows with the floor at `floor`, and the
+    /// The earliest deadline among the rows with the global pass at `global`, and the
     /// lowest slot among those level with it, as `f64::total_cmp` orders the
     /// deadlines; `None` when no share waits or no deadline compares (not a
     /// number). Rows whose share `skip` names are not candidates (their place in
@@ -268,7 +281,7 @@ impl WaiterTable {
     #[inline]
     fn first(
         &self,
-        floor: f64,
+        global: f64,
         skip: impl Fn(usize) -> bool,
         init: Option<(f64, usize)>,
     ) -> Option<(f64, usize)> {
@@ -294,11 +307,11 @@ impl WaiterTable {
                 }
                 // The deadline is the larger of the two: it is level with or
                 // earlier than the best only if both are.
-                let later = (floor - row.reach) + row.step > best;
+                let later = (global - row.lead) + row.step > best;
                 if !later && !skip(row.slot) {
-                    let key = u128::from(order_key(row.deadline(floor))) << 64 | row.slot as u128;
+                    let key = u128::from(order_key(row.deadline(global))) << 64 | row.slot as u128;
                     if key < first {
-                        (best, first) = (row.deadline(floor), key);
+                        (best, first) = (row.deadline(global), key);
                     }
                 }
                 let child = 2 * r + 1;
@@ -358,6 +371,34 @@ impl Stride {
     /// The pass of `slot`: its virtual time.
     pub(crate) fn pass(&self, slot: usize) -> f64 {
         self.pass_of(&self.slots[slot])
+    }
+
+    /// Where `slot` stands when cores are handed out: its pass, but never more
+    /// than its lead behind the global pass ([`LEAD_QUANTA`] quanta and one
+    /// stride: a share worth a small part of a core waits a stride between two
+    /// turns, which is its due). The credit past the lead is kept, since the
+    /// share is charged from its pass, and paid back at a bounded rate: the
+    /// share takes cores as if its lead behind until its pass catches up.
+    /// Counted whole, credit (up to the memory, a quarter of a second) let a
+    /// share hold the cores it wanted until its pass caught up, while a query
+    /// whose burst had just started waited for its first core (see
+    /// `docs/scaling.md`). With one stride in the lead, every share at its lead
+    /// stands level for its first core, whatever its entitlement: its deadline
+    /// is the global pass less the lead's quanta.
+    #[inline]
+    fn standing(&self, slot: usize) -> f64 {
+        let l = &self.slots[slot];
+        if l.ent > 0.0 {
+            l.pass.max(self.global - l.lead)
+        } else {
+            l.pass
+        }
+    }
+
+    /// [`Stride::standing`], for the tests' reference choices.
+    #[cfg(test)]
+    pub(crate) fn standing_for_tests(&self, slot: usize) -> f64 {
+        self.standing(slot)
     }
 
     /// The pass of a share's ledger entry, raised to the pending bound.
@@ -458,6 +499,7 @@ impl Stride {
         let l = &mut self.slots[slot];
         l.ent = n;
         l.reach = self.memory + 2.0 / n;
+        l.lead = (LEAD_QUANTA + 1.0 / n).min(l.reach);
         if o > 0.0 && n == 0.0 {
             let distance = l.pass - g;
             let kept = distance.clamp(0.0, 1.0 / o);
@@ -549,7 +591,7 @@ impl Stride {
         let step = f64::from(self.table.next[slot]) / l.ent.max(f64::MIN_POSITIVE);
         Row {
             raw: l.pass + step,
-            reach: if l.ent > 0.0 { l.reach } else { f64::INFINITY },
+            lead: if l.ent > 0.0 { l.lead } else { f64::INFINITY },
             step,
             slot,
         }
@@ -666,7 +708,7 @@ impl Stride {
     /// than a light one's at the same pass, so a share that becomes active gets
     /// its part at once, and two equal shares alternate.
     fn deadline(&self, slot: usize, held: u32, ent: f64) -> f64 {
-        self.pass(slot) + f64::from(held) / ent.max(f64::MIN_POSITIVE)
+        self.standing(slot) + f64::from(held) / ent.max(f64::MIN_POSITIVE)
     }
 
     /// The waiting share whose next core has the earliest deadline.
@@ -677,13 +719,13 @@ impl Stride {
         if !self.table.on {
             return self.scan_pick(view);
         }
-        if let Some((_, s)) = self.table.first(self.floor, |_| false, None) {
+        if let Some((_, s)) = self.table.first(self.global, |_| false, None) {
             return Some(s);
         }
         // No deadline compares (not a number): order them all exactly.
-        let floor = self.floor;
+        let global = self.global;
         let first = (self.table.rows.iter())
-            .map(|r| u128::from(order_key(r.deadline(floor))) << 64 | r.slot as u128)
+            .map(|r| u128::from(order_key(r.deadline(global))) << 64 | r.slot as u128)
             .min()?;
         Some(first as u64 as usize)
     }
@@ -693,8 +735,8 @@ impl Stride {
         let (holders, ent) = (view.holders, view.ent);
         let mut first: Option<(u64, usize)> = None;
         for &s in view.waiters {
-            let pass = self.pass_of(&self.slots[s]);
-            let deadline = pass + f64::from(holders[s] + 1) / ent[s].max(f64::MIN_POSITIVE);
+            let deadline =
+                self.standing(s) + f64::from(holders[s] + 1) / ent[s].max(f64::MIN_POSITIVE);
             let key = order_key(deadline);
             // The lowest slot among the earliest (the waiters come in no order).
             if first.is_none_or(|(k, f)| key < k || (key == k && s < f)) {
@@ -711,7 +753,7 @@ impl Stride {
         if self.table.on {
             // Level with or earlier than every deadline if with the earliest
             // (adding the tie keeps the order).
-            return match self.table.first(self.floor, |_| false, None) {
+            return match self.table.first(self.global, |_| false, None) {
                 Some((earliest, _)) => mine <= earliest + TIE,
                 None => self.table.rows.is_empty(),
             };
@@ -737,7 +779,7 @@ impl Stride {
         let bits = |r: &Row| {
             [
                 r.raw.to_bits(),
-                r.reach.to_bits(),
+                r.lead.to_bits(),
                 r.step.to_bits(),
                 r.slot as u64,
             ]
@@ -767,7 +809,7 @@ impl Stride {
             );
             let deadline = self.deadline(s, k, ent);
             assert_eq!(
-                row.deadline(self.floor).to_bits(),
+                row.deadline(self.global).to_bits(),
                 deadline.to_bits(),
                 "deadline of slot {s}"
             );
@@ -873,7 +915,7 @@ impl Stride {
         // line, so a preemption that moves a few cores looks at a few rows
         // rather than all. The rows not yet entered are those below the
         // frontier's.
-        let floor = self.floor;
+        let global = self.global;
         let mut frontier: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
         let mut waiters: BinaryHeap<Reverse<(u64, usize)>> = if table {
             if let Some(root) = self.table.rows.first() {
@@ -906,7 +948,7 @@ impl Stride {
                         frontier.pop();
                         let r = r as usize;
                         let row = &rows[r];
-                        waiters.push(Reverse((order_key(row.deadline(floor)), row.slot)));
+                        waiters.push(Reverse((order_key(row.deadline(global)), row.slot)));
                         for child in [2 * r + 1, 2 * r + 2] {
                             if let Some(below) = rows.get(child) {
                                 frontier.push(Reverse((WaiterTable::key(below), child as u32)));

@@ -303,3 +303,31 @@ mod props {
         }
     }
 }
+
+/// A share with much credit (it wanted one core of the two it was worth for a
+/// long while) bursts, and a third share arrives: the newcomer gets its first
+/// core within a quantum, while the share with credit still takes more than its
+/// part as it is paid back (the second, in debt, waits).
+#[test]
+fn credit_does_not_keep_a_newcomer_waiting() {
+    let mut sim = Sim::new(4, Stride);
+    let a = sim.add(None, 1, 1);
+    sim.add(None, 1, 4);
+    // a is worth 2 cores and uses 1 for 2 s: it is owed the memory's worth.
+    sim.run(500);
+    sim.set_want(a, 4);
+    sim.run(1);
+    let c = sim.add(None, 1, 4);
+    let mut waited = 0;
+    while sim.holding(c) == 0 {
+        // Within a quantum (40 steps); counted whole, a's credit kept c
+        // waiting 111 steps.
+        assert!(waited < 40, "c waited {waited} steps for its first core");
+        sim.step();
+        waited += 1;
+    }
+    // Over the next quarter of a second, a is paid back at a bounded rate: more
+    // than its third, but not everything.
+    let got = sim.run(60);
+    assert!(got[a] > 0.36 && got[c] > 0.15, "a, b, c got {got:?}");
+}

@@ -60,7 +60,8 @@ impl Run {
     fn scan(&self) -> Option<usize> {
         let v = self.view();
         let d = |s: usize| {
-            self.stride.pass(s) + f64::from(v.holders[s] + 1) / v.ent[s].max(f64::MIN_POSITIVE)
+            self.stride.standing_for_tests(s)
+                + f64::from(v.holders[s] + 1) / v.ent[s].max(f64::MIN_POSITIVE)
         };
         let mut first: Option<(f64, usize)> = None;
         for s in v.waiting_slots() {
@@ -126,10 +127,10 @@ impl Run {
                 assert_eq!(self.stride.pick(&self.view()), self.scan(), "pick");
                 let s = self.below(self.slots as u64) as usize;
                 let view = self.view();
-                let mine = self.stride.pass(s)
+                let mine = self.stride.standing_for_tests(s)
                     + f64::from(view.holders[s] + 1) / view.ent[s].max(f64::MIN_POSITIVE);
                 let each = |w: usize| {
-                    mine <= self.stride.pass(w)
+                    mine <= self.stride.standing_for_tests(w)
                         + f64::from(view.holders[w] + 1) / view.ent[w].max(f64::MIN_POSITIVE)
                         + 1e-9
                 };
