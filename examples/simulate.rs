@@ -41,12 +41,17 @@
 //! ```text
 //! cargo run --release --example simulate -- [--seconds N] [--cores 8,64,256]
 //!     [--shares 10,100,1000] [--workload steady,server] [--policy stride,lottery,multi]
-//!     [--digest on] [--seed N]
+//!     [--digest on] [--seed N | --seeds N]
 //! ```
 //!
 //! `--seed N` draws another simulation of the same workloads (tickets, demands,
 //! arrivals): the `server` figures move with it, so compare policies over several
-//! seeds. Without it (or with 0), every run simulates the same thing.
+//! seeds. Without it (or with 0), every run simulates the same thing. `--seeds N`
+//! runs each configuration with seeds 1 to `N` and prints, per configuration, the
+//! median over the runs of the worst error in points (and its worst run), the
+//! worst relative error of any run, the hand-over's 99th percentile (median) and
+//! longest wait (worst run), the first core's median and 99th percentile, and the
+//! decisions per second (medians).
 //!
 //! With `--digest on`, each line ends with a hash of every decision the allocator
 //! made (the workers each call granted a core or asked to give theirs back) and of
@@ -126,6 +131,7 @@ struct Query {
     burst_from: Option<u64>,
 }
 
+#[derive(Clone, Copy)]
 struct Config {
     cores: u32,
     shares: usize,
@@ -501,7 +507,8 @@ impl Sim {
         self.alloc.check();
     }
 
-    fn report(&mut self, digest: bool) {
+    /// The configuration's name: cores, shares, workload and policy.
+    fn name(&self) -> String {
         let policy = match self.cfg.policy {
             SharePolicy::Stride => "stride",
             SharePolicy::Lottery => "lottery",
@@ -512,6 +519,14 @@ impl Sim {
             Workload::Steady => "steady",
             Workload::Server => "server",
         };
+        format!(
+            "{:>4} {:>5} {workload:>6} {policy:>7}",
+            self.cfg.cores, self.cfg.shares
+        )
+    }
+
+    /// What the run measured, after it ran.
+    fn summary(&mut self) -> Summary {
         let seconds = (self.cfg.seconds - 1) as f64;
         let decisions = self.costs.len() as f64;
         let total: f64 = self.costs.iter().map(|&c| f64::from(c)).sum();
@@ -532,24 +547,37 @@ impl Sim {
         };
         let pct = |p: f64| pct_of(&self.waits, p);
         let first = |p: f64| pct_of(&self.firsts, p);
-        let per_second = decisions / seconds;
-        println!(
-            "{:>4} {:>5} {workload:>6} {policy:>7} | {:>5.2} {:>5.1}% {:>5} | {:>5.2} {:>6.2} {:>7.2} | {:>5.2} {:>6.2} {:>7.2} | {:>9.0} {:>8.0} {:>8.0} {:>6.3}",
-            self.cfg.cores,
-            self.cfg.shares,
-            self.worst_points,
-            100.0 * self.worst_rel,
-            self.rel_windows,
-            pct(0.5),
-            pct(0.99),
-            pct(1.0),
-            first(0.5),
-            first(0.99),
-            first(1.0),
-            per_second,
+        Summary {
+            points: self.worst_points,
+            rel: self.worst_rel,
+            rel_windows: self.rel_windows,
+            wait: [pct(0.5), pct(0.99), pct(1.0)],
+            first: [first(0.5), first(0.99), first(1.0)],
+            per_second: decisions / seconds,
             ns,
-            f64::from(p99) / 1e3,
-            per_second * ns / 1e9,
+            p99_us: f64::from(p99) / 1e3,
+        }
+    }
+
+    /// Prints the run's line (and its digest).
+    fn report(&mut self, digest: bool) {
+        let s = self.summary();
+        println!(
+            "{} | {:>5.2} {:>5.1}% {:>5} | {:>5.2} {:>6.2} {:>7.2} | {:>5.2} {:>6.2} {:>7.2} | {:>9.0} {:>8.0} {:>8.0} {:>6.3}",
+            self.name(),
+            s.points,
+            100.0 * s.rel,
+            s.rel_windows,
+            s.wait[0],
+            s.wait[1],
+            s.wait[2],
+            s.first[0],
+            s.first[1],
+            s.first[2],
+            s.per_second,
+            s.ns,
+            s.p99_us,
+            s.per_second * s.ns / 1e9,
         );
         if digest {
             println!(
@@ -558,6 +586,52 @@ impl Sim {
             );
         }
     }
+}
+
+/// What one run measured (see the module's doc): the worst errors, the
+/// hand-over's and the first core's median, 99th percentile and worst (ms),
+/// decisions per simulated second and their real cost.
+struct Summary {
+    points: f64,
+    rel: f64,
+    rel_windows: usize,
+    wait: [f64; 3],
+    first: [f64; 3],
+    per_second: f64,
+    ns: f64,
+    p99_us: f64,
+}
+
+/// Runs `cfg` with seeds 1 to `seeds` and prints one line: for each figure the
+/// median over the runs, and for the worst error in points also the worst run,
+/// for the worst relative error and the longest wait only the worst run.
+fn report_over_seeds(cfg: &Config, seeds: u64) {
+    let mut name = String::new();
+    let runs: Vec<Summary> = (1..=seeds)
+        .map(|seed| {
+            let mut sim = Sim::new(Config { seed, ..*cfg });
+            sim.run();
+            name = sim.name();
+            sim.summary()
+        })
+        .collect();
+    let median = |f: &dyn Fn(&Summary) -> f64| {
+        let mut v: Vec<f64> = runs.iter().map(f).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let worst = |f: &dyn Fn(&Summary) -> f64| runs.iter().map(f).fold(0.0, f64::max);
+    println!(
+        "{name} | {:>5.2} {:>5.2} {:>5.1}% | {:>6.2} {:>7.2} | {:>5.2} {:>6.2} | {:>9.0}",
+        median(&|s| s.points),
+        worst(&|s| s.points),
+        100.0 * worst(&|s| s.rel),
+        median(&|s| s.wait[1]),
+        worst(&|s| s.wait[2]),
+        median(&|s| s.first[0]),
+        median(&|s| s.first[1]),
+        median(&|s| s.per_second),
+    );
 }
 
 /// The real time `timed!` adds around an empty call (two clock readings).
@@ -581,6 +655,7 @@ fn main() {
     let mut policies = vec![SharePolicy::Stride];
     let mut digest = false;
     let mut seed = 0;
+    let mut seeds = 0;
     let argv: Vec<String> = std::env::args().skip(1).collect();
     for pair in argv.chunks(2) {
         let value = pair.get(1).map(String::as_str).unwrap_or("");
@@ -611,6 +686,7 @@ fn main() {
             }
             "--digest" => digest = value == "on",
             "--seed" => seed = value.parse().expect("--seed N"),
+            "--seeds" => seeds = value.parse().expect("--seeds N"),
             other => panic!("unknown option {other}"),
         }
     }
@@ -623,21 +699,33 @@ fn main() {
         seconds,
         seconds - 1
     );
-    println!(
-        "cores shares workload policy | pts   rel    n | wait ms: p50 p99 max | first ms: p50 p99 max | dec/s ns/dec p99 µs lock"
-    );
+    if seeds > 0 {
+        println!(
+            "over seeds 1 to {seeds}: the median, and the worst run where it says so\n\
+             cores shares workload policy | pts: median worst, rel: worst | wait ms: p99 median, max worst | first ms: p50 p99 | dec/s"
+        );
+    } else {
+        println!(
+            "cores shares workload policy | pts   rel    n | wait ms: p50 p99 max | first ms: p50 p99 max | dec/s ns/dec p99 µs lock"
+        );
+    }
     for &workload in &workloads {
         for &policy in &policies {
             for &c in &cores {
                 for &s in &shares {
-                    let mut sim = Sim::new(Config {
+                    let cfg = Config {
                         cores: c,
                         shares: s,
                         workload,
                         policy,
                         seconds,
                         seed,
-                    });
+                    };
+                    if seeds > 0 {
+                        report_over_seeds(&cfg, seeds);
+                        continue;
+                    }
+                    let mut sim = Sim::new(cfg);
                     sim.run();
                     sim.report(digest);
                 }
