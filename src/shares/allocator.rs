@@ -771,10 +771,16 @@ impl Allocator {
         self.preempt(Some(slot))
     }
 
+    /// Whether a lingering share's activity memory may have run out at `now`
+    /// (the earliest end among them has come).
+    fn lingering_expires(&self, now: u64) -> bool {
+        !self.lingerers.is_empty() && now >= self.lingering_until
+    }
+
     /// Shares whose demand has been zero for longer than the activity memory stop
     /// counting as active.
     fn expire(&mut self, now: u64) {
-        if self.lingerers.is_empty() || now < self.lingering_until {
+        if !self.lingering_expires(now) {
             return;
         }
         let mut due = std::mem::take(&mut self.scratch_list);
@@ -1373,8 +1379,7 @@ impl Allocator {
     /// Whether time alone changed something since the last call: a lingering
     /// share's activity memory ran out, or a kept core's hold is over.
     pub(crate) fn is_behind(&self, now: u64) -> bool {
-        let expiring = !self.lingerers.is_empty() && now >= self.lingering_until;
-        expiring || self.next_lapse().is_some_and(|l| l <= now)
+        self.lingering_expires(now) || self.next_lapse().is_some_and(|l| l <= now)
     }
 
     /// Brings the state that time alone changes up to `now`, for a reading made
