@@ -55,12 +55,13 @@ fn main() {
                         read(libc::CLOCK_THREAD_CPUTIME_ID),
                         read(libc::CLOCK_MONOTONIC),
                     );
-                    let gap = c - cpu;
+                    // Saturating: a clock that stepped back is no gap.
+                    let gap = c.saturating_sub(cpu);
                     for (n, limit) in over.iter_mut().zip([500_000, 2_000_000, 5_000_000]) {
                         *n += u32::from(gap > limit);
                     }
                     if gap > longest.0 {
-                        longest = (gap, w - wall);
+                        longest = (gap, w.saturating_sub(wall));
                     }
                     (cpu, wall) = (c, w);
                 }
