@@ -20,16 +20,6 @@ where
     }
 }
 
-/// Sorts `v` stably whose first `sorted` elements are sorted already.
-pub(super) fn insertion_sort_from<T, F>(v: &mut [T], sorted: usize, compare: &F)
-where
-    F: Fn(&T, &T) -> Ordering,
-{
-    for i in sorted.max(1)..v.len() {
-        insert_tail(&mut v[..=i], compare);
-    }
-}
-
 /// Sorts `v` stably whose first `sorted` elements are sorted already, finding
 /// each element's place by binary search: about `log2 i` comparisons to
 /// insert into `i` elements instead of `i / 2`, for the runs of the merge

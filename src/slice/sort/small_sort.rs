@@ -1,15 +1,20 @@
-//! The sort of the quicksort's shortest pieces: for one-word elements, sorting
-//! networks, insertion of the few elements they leave, and for pieces of 17
-//! to 32 elements one merge of two such sorted halves; for larger elements,
-//! insertion alone.
+//! The sort of the quicksort's shortest pieces: for one-word elements, a
+//! sorting network of the piece's length (8 to 16), and for pieces of 17 to 32
+//! elements one merge of two such sorted halves; for larger elements, and
+//! pieces of fewer than 8, insertion alone.
 //!
 //! A network's comparisons do not depend on earlier answers, and each of its
 //! exchanges is made by selects rather than a branch, so it costs no
 //! mispredicted branches, where an insertion sort mispredicts about once per
-//! element. So a piece is sorted by the largest network that fits it (8, 12 or
-//! 16 inputs) and the at most three elements past it are inserted; a longer
-//! piece sorts its two halves so, copies them to a buffer on the stack, and
-//! merges them back from both ends at once, again with selects.
+//! element. So a piece is sorted by the network of its own length, picked by a
+//! jump (one indirect branch, mispredicted about once per piece on random
+//! input); a longer piece sorts its two halves so, copies them to a buffer on
+//! the stack, and merges them back from both ends at once, again with selects.
+//! With networks of 8, 12 and 16 inputs and the at most three elements past
+//! them inserted, a sort of 1,000 random `u64`s mispredicted 545 branches
+//! against 349, and 10^5 took an eighth more time on 1 worker; pairs of
+//! `u32`s, whose exchanges compare two fields, took 3-8% less at 1,000 and
+//! 10^4 elements (`docs/benchmarks.md`).
 //!
 //! Each exchange asks the comparator first and only then moves the two
 //! elements, and the merge's guard moves back whatever it has not merged when
@@ -20,7 +25,7 @@ use std::cmp::Ordering;
 use std::mem::{ManuallyDrop, MaybeUninit};
 use std::ptr;
 
-use super::insertion::{insertion_sort, insertion_sort_from};
+use super::insertion::insertion_sort;
 use super::is_less;
 use super::par_merge::merge_halves_into;
 
@@ -74,14 +79,14 @@ where
         return;
     }
     if len <= 16 {
-        networks_then_insertion(v, compare);
+        network_for_length(v, compare);
         return;
     }
     assert!(len <= SMALL_SORT_MAX, "a piece for the small sort");
     let half = len / 2;
     let (front, back) = v.split_at_mut(half);
-    networks_then_insertion(front, compare);
-    networks_then_insertion(back, compare);
+    network_for_length(front, compare);
+    network_for_length(back, compare);
     let mut buf = MaybeUninit::<[T; SMALL_SORT_MAX]>::uninit();
     let buf = buf.as_mut_ptr().cast::<T>();
     // SAFETY: the buffer has room for `SMALL_SORT_MAX >= len` elements, is
@@ -96,24 +101,25 @@ where
     }
 }
 
-/// Sorts `v` (8 to 16 elements): the largest network that fits its front,
-/// then insertion of the rest (at most three elements).
+/// Sorts `v` (8 to 16 elements) by the network of its length.
 #[inline(always)]
-fn networks_then_insertion<T, F>(v: &mut [T], compare: &F)
+fn network_for_length<T, F>(v: &mut [T], compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
-    let sorted = if v.len() >= 16 {
-        network_16(v, compare);
-        16
-    } else if v.len() >= 12 {
-        network_12(v, compare);
-        12
-    } else {
-        network_8(v, compare);
-        8
-    };
-    insertion_sort_from(v, sorted, compare);
+    match v.len() {
+        8 => network_8(v, compare),
+        9 => network_9(v, compare),
+        10 => network_10(v, compare),
+        11 => network_11(v, compare),
+        12 => network_12(v, compare),
+        13 => network_13(v, compare),
+        14 => network_14(v, compare),
+        15 => network_15(v, compare),
+        16 => network_16(v, compare),
+        // Not reached: the callers give 8 to 16 elements.
+        _ => insertion_sort(v, compare),
+    }
 }
 
 /// Defines a function that runs a sorting network on the front of a slice,
@@ -164,6 +170,69 @@ network!(
      (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 15), (1, 8), (3, 10), (5, 12), (7, 14),
      (1, 4), (3, 6), (5, 8), (7, 10), (9, 12), (11, 14), (1, 2), (3, 4), (5, 6), (7, 8),
      (9, 10), (11, 12), (13, 14)]
+);
+
+network!(
+    /// Sorts the first 9 elements of `v`: Batcher's merge-exchange network
+    /// (26 exchanges), in the order of its stages.
+    network_9, 9,
+    [(0, 8), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (0, 2), (1, 3), (4, 6), (5, 7), (2, 8),
+     (2, 4), (3, 5), (6, 8), (0, 1), (2, 3), (4, 5), (6, 7), (1, 8), (1, 4), (3, 6), (5, 8),
+     (1, 2), (3, 4), (5, 6), (7, 8)]
+);
+
+network!(
+    /// Sorts the first 10 elements of `v`: Batcher's merge-exchange network
+    /// (31 exchanges), in the order of its stages.
+    network_10, 10,
+    [(0, 8), (1, 9), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (0, 2), (1, 3), (4, 6),
+     (5, 7), (2, 8), (3, 9), (2, 4), (3, 5), (6, 8), (7, 9), (0, 1), (2, 3), (4, 5), (6, 7),
+     (8, 9), (1, 8), (1, 4), (3, 6), (5, 8), (1, 2), (3, 4), (5, 6), (7, 8)]
+);
+
+network!(
+    /// Sorts the first 11 elements of `v`: Batcher's merge-exchange network
+    /// (37 exchanges), in the order of its stages.
+    network_11, 11,
+    [(0, 8), (1, 9), (2, 10), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (6, 10),
+     (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (2, 8), (3, 9), (2, 4), (3, 5), (6, 8),
+     (7, 9), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (1, 8), (3, 10), (1, 4), (3, 6),
+     (5, 8), (7, 10), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
+);
+
+network!(
+    /// Sorts the first 13 elements of `v`: Batcher's merge-exchange network
+    /// (48 exchanges), in the order of its stages.
+    network_13, 13,
+    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (0, 4), (1, 5), (2, 6), (3, 7), (8, 12),
+     (4, 8), (5, 9), (6, 10), (7, 11), (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11),
+     (2, 8), (3, 9), (6, 12), (2, 4), (3, 5), (6, 8), (7, 9), (10, 12), (0, 1), (2, 3),
+     (4, 5), (6, 7), (8, 9), (10, 11), (1, 8), (3, 10), (5, 12), (1, 4), (3, 6), (5, 8),
+     (7, 10), (9, 12), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12)]
+);
+
+network!(
+    /// Sorts the first 14 elements of `v`: Batcher's merge-exchange network
+    /// (53 exchanges), in the order of its stages.
+    network_14, 14,
+    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13), (0, 4), (1, 5), (2, 6), (3, 7),
+     (8, 12), (9, 13), (4, 8), (5, 9), (6, 10), (7, 11), (0, 2), (1, 3), (4, 6), (5, 7),
+     (8, 10), (9, 11), (2, 8), (3, 9), (6, 12), (7, 13), (2, 4), (3, 5), (6, 8), (7, 9),
+     (10, 12), (11, 13), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (1, 8),
+     (3, 10), (5, 12), (1, 4), (3, 6), (5, 8), (7, 10), (9, 12), (1, 2), (3, 4), (5, 6),
+     (7, 8), (9, 10), (11, 12)]
+);
+
+network!(
+    /// Sorts the first 15 elements of `v`: Batcher's merge-exchange network
+    /// (59 exchanges), in the order of its stages.
+    network_15, 15,
+    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13), (6, 14), (0, 4), (1, 5), (2, 6),
+     (3, 7), (8, 12), (9, 13), (10, 14), (4, 8), (5, 9), (6, 10), (7, 11), (0, 2), (1, 3),
+     (4, 6), (5, 7), (8, 10), (9, 11), (12, 14), (2, 8), (3, 9), (6, 12), (7, 13), (2, 4),
+     (3, 5), (6, 8), (7, 9), (10, 12), (11, 13), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9),
+     (10, 11), (12, 13), (1, 8), (3, 10), (5, 12), (7, 14), (1, 4), (3, 6), (5, 8), (7, 10),
+     (9, 12), (11, 14), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14)]
 );
 
 /// Puts the lesser of `v[a]` and `v[b]` (`a < b`) at `a`, without a branch.
@@ -238,7 +307,17 @@ mod tests {
     #[test]
     fn networks_sort_all_zero_one_inputs() {
         type Net = fn(&mut [u32], &fn(&u32, &u32) -> Ordering);
-        let nets: [(usize, Net); 3] = [(8, network_8), (12, network_12), (16, network_16)];
+        let nets: [(usize, Net); 9] = [
+            (8, network_8),
+            (9, network_9),
+            (10, network_10),
+            (11, network_11),
+            (12, network_12),
+            (13, network_13),
+            (14, network_14),
+            (15, network_15),
+            (16, network_16),
+        ];
         for (inputs, net) in nets {
             for bits in 0u32..1 << inputs {
                 let mut v: Vec<u32> = (0..inputs).map(|i| (bits >> i) & 1).collect();
