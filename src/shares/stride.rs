@@ -735,9 +735,7 @@ impl Stride {
         let (holders, ent) = (view.holders, view.ent);
         let mut first: Option<(u64, usize)> = None;
         for &s in view.waiters {
-            let deadline =
-                self.standing(s) + f64::from(holders[s] + 1) / ent[s].max(f64::MIN_POSITIVE);
-            let key = order_key(deadline);
+            let key = order_key(self.deadline(s, holders[s] + 1, ent[s]));
             // The lowest slot among the earliest (the waiters come in no order).
             if first.is_none_or(|(k, f)| key < k || (key == k && s < f)) {
                 first = Some((key, s));
