@@ -179,67 +179,109 @@ where
 /// Elements per block of [`block_hoare`]: offsets within a block fit a `u8`.
 const BLOCK: usize = 64;
 
-/// The blocks of [`block_hoare`] once fewer than two whole ones are left.
-const SMALL_BLOCK: usize = 8;
-
 /// Hoare's partition by blocks (the scheme of BlockQuicksort): a block at
 /// each end is scanned without a branch, noting the offsets of its elements
 /// on the wrong side, then as many of those pairs as both blocks have are
 /// swapped; a block whose misplaced elements are all swapped is done. Only
 /// misplaced elements move, as in [`hoare`], but the predicate's answers are
-/// never branched on. Once fewer than two blocks are left, the same runs with
-/// blocks of [`SMALL_BLOCK`] (asking again for the elements of a block only
-/// partly done), and what is left after that goes to [`hoare`].
+/// never branched on. Once at most two blocks' worth is left, the last blocks
+/// are cut to cover exactly what no block has scanned, so every element is
+/// asked once: asking the rest of a half-done block again made the sequential
+/// sort of 10^5 random 64-byte elements call the comparator 2.01 million
+/// times, against 1.83 million by Rayon's (which cuts its last blocks so too).
+/// The misplaced elements left in the one block not done then move to the
+/// far end of the unsettled part, one swap each.
 fn block_hoare<T, P>(v: &mut [T], mut goes_left: P) -> usize
 where
     P: FnMut(&T) -> bool,
 {
     let base = v.as_mut_ptr();
-    // `v[..l]` goes left and `v[r..]` right; the blocks are `v[l..l + block]`
-    // and `v[r - block..r]`, with `(start, end)` their pending offsets.
+    // `v[..l]` goes left and `v[r..]` right; the blocks are `v[l..l + len_l]`
+    // and `v[r - len_r..r]`, with `(start, end)` their pending offsets.
     let (mut l, mut r) = (0, v.len());
     let (mut offsets_l, mut offsets_r) = ([0u8; BLOCK], [0u8; BLOCK]);
-    for block in [BLOCK, SMALL_BLOCK] {
-        let (mut start_l, mut end_l, mut start_r, mut end_r) = (0, 0, 0, 0);
-        while r - l >= 2 * block {
-            // SAFETY: `r - l >= 2 * block`, so both blocks are in bounds and
-            // disjoint; an offset is written at `end <= i < block <= BLOCK`;
-            // the swapped places are one in each block. References given to
-            // `goes_left` end before anything moves, and only whole swaps
-            // move elements, so a panic leaves a permutation.
-            unsafe {
-                if start_l == end_l {
-                    (start_l, end_l) = (0, 0);
-                    for i in 0..block {
-                        *offsets_l.get_unchecked_mut(end_l) = i as u8;
-                        end_l += !goes_left(&*base.add(l + i)) as usize;
-                    }
-                }
-                if start_r == end_r {
-                    (start_r, end_r) = (0, 0);
-                    for i in 0..block {
-                        *offsets_r.get_unchecked_mut(end_r) = i as u8;
-                        end_r += goes_left(&*base.add(r - 1 - i)) as usize;
-                    }
-                }
-                let pairs = (end_l - start_l).min(end_r - start_r);
-                for k in 0..pairs {
-                    let a = base.add(l + *offsets_l.get_unchecked(start_l + k) as usize);
-                    let b = base.add(r - 1 - *offsets_r.get_unchecked(start_r + k) as usize);
-                    ptr::swap_nonoverlapping(a, b, 1);
-                }
-                start_l += pairs;
-                start_r += pairs;
-            }
-            if start_l == end_l {
-                l += block;
-            }
-            if start_r == end_r {
-                r -= block;
+    let (mut start_l, mut end_l, mut start_r, mut end_r) = (0, 0, 0, 0);
+    let (mut len_l, mut len_r) = (BLOCK, BLOCK);
+    loop {
+        let last = r - l <= 2 * BLOCK;
+        if last {
+            // A block with pending offsets is a whole one: the other takes
+            // what is left between them; with none pending they share it.
+            let unscanned = r
+                - l
+                - if start_l < end_l || start_r < end_r {
+                    BLOCK
+                } else {
+                    0
+                };
+            if start_l < end_l {
+                len_r = unscanned;
+            } else if start_r < end_r {
+                len_l = unscanned;
+            } else {
+                len_l = unscanned / 2;
+                len_r = unscanned - len_l;
             }
         }
+        // SAFETY: `len_l + len_r <= r - l` (two whole blocks before the last
+        // turn, and then exactly what lies between the blocks), so both blocks
+        // are in bounds and disjoint; an offset is written at
+        // `end <= i < len <= BLOCK`; the swapped places are one in each block.
+        // References given to `goes_left` end before anything moves, and only
+        // whole swaps move elements, so a panic leaves a permutation.
+        unsafe {
+            if start_l == end_l {
+                (start_l, end_l) = (0, 0);
+                for i in 0..len_l {
+                    *offsets_l.get_unchecked_mut(end_l) = i as u8;
+                    end_l += !goes_left(&*base.add(l + i)) as usize;
+                }
+            }
+            if start_r == end_r {
+                (start_r, end_r) = (0, 0);
+                for i in 0..len_r {
+                    *offsets_r.get_unchecked_mut(end_r) = i as u8;
+                    end_r += goes_left(&*base.add(r - 1 - i)) as usize;
+                }
+            }
+            let pairs = (end_l - start_l).min(end_r - start_r);
+            for k in 0..pairs {
+                let a = base.add(l + *offsets_l.get_unchecked(start_l + k) as usize);
+                let b = base.add(r - 1 - *offsets_r.get_unchecked(start_r + k) as usize);
+                ptr::swap_nonoverlapping(a, b, 1);
+            }
+            start_l += pairs;
+            start_r += pairs;
+        }
+        if start_l == end_l {
+            l += len_l;
+        }
+        if start_r == end_r {
+            r -= len_r;
+        }
+        if last {
+            break;
+        }
     }
-    l + hoare(&mut v[l..r], goes_left)
+    // At most one block is not done, and it is all that lies between `l` and
+    // `r`: its pending elements go to its far end, the latest first, each
+    // swapped with the last place not yet known to be on its right side
+    // (pending places past it have already moved there).
+    if start_l < end_l {
+        while start_l < end_l {
+            end_l -= 1;
+            r -= 1;
+            v.swap(l + offsets_l[end_l] as usize, r);
+        }
+        r
+    } else {
+        while start_r < end_r {
+            end_r -= 1;
+            v.swap(r - 1 - offsets_r[end_r] as usize, l);
+            l += 1;
+        }
+        l
+    }
 }
 
 /// Hoare's partition: scans from both ends and swaps the pairs found on the
@@ -318,7 +360,8 @@ mod tests {
     }
 
     /// All schemes split at the right place, keep every element, and survive
-    /// predicates that answer at random or panic.
+    /// predicates that answer at random or panic; the branch-free ones ask
+    /// for each element once.
     #[test]
     fn all_schemes_partition_and_keep_a_permutation() {
         let coin = super::super::test_coin(11);
@@ -333,7 +376,15 @@ mod tests {
                     _ => block_hoare(v, p),
                 };
                 let mut got = v.clone();
-                let n = scheme(&mut got, &mut |x: &u64| *x < 10);
+                let asked = std::cell::Cell::new(0);
+                let n = scheme(&mut got, &mut |x: &u64| {
+                    asked.set(asked.get() + 1);
+                    *x < 10
+                });
+                // Plain Hoare asks again for the element where its scans meet.
+                if which != 0 {
+                    assert_eq!(asked.get(), len, "each element asked once");
+                }
                 assert_eq!(n, v.iter().filter(|x| **x < 10).count());
                 assert!(got[..n].iter().all(|x| *x < 10));
                 assert!(got[n..].iter().all(|x| *x >= 10));
