@@ -119,7 +119,7 @@ where
     merge_sort::par_merge_sort(v, compare, own_order);
 }
 
-/// From this length, below [`QUICKSORT_BELOW`], elements of 33 to 128 bytes go
+/// From this length, below [`QUICKSORT_BELOW`], elements of 33 to 64 bytes go
 /// to the quicksort too. 64-byte elements on 1 worker (two interleaved runs
 /// of 21 rounds) took 0.77-0.86 of std's time by the merge sort from 1,000 to
 /// 2,000 elements, and 1.01-1.20 from 2,500 to 3,000; by the quicksort
@@ -184,14 +184,18 @@ where
 ///   2.23-2.47 of std's time by the merge sort from 10^4 to 10^6 and
 ///   1.02-1.19 by the quicksort (`sort_compare`); sorted by a `u64` key,
 ///   records of 24 and 32 bytes took 1.8-2.5 by the merge sort and 0.77-0.99
-///   by the quicksort. Elements of 33 to 128 bytes merge with a branch on
+///   by the quicksort. Elements of 33 to 64 bytes merge with a branch on
 ///   each answer, mispredicted as often, and a partition copies them twice
-///   per level where a merge copies them once, yet the quicksort's fewer
-///   waits won: 64-byte elements on 1 worker took 1.30-1.32 of std's time at
-///   10^5 and 10^6 by the merge sort, 0.93-0.98 by the quicksort; 128-byte
-///   elements at 50,000 took 1.11-1.16 of Rayon's time, 1.01-1.03.
+///   per level where a merge copies them once and a half, yet the
+///   quicksort's fewer waits still pay for them: `[u64; 6]` on 1 worker at
+///   10^6 took 122-129 ms by the quicksort, 149-166 by the merge sort; at 64
+///   bytes the two are about even (the grid's 64-byte records, 10^6: 173 ms
+///   against 165-172).
 ///
-/// Larger elements stay with the merge sort.
+/// Larger elements stay with the merge sort, where the copies outweigh the
+/// waits: on 1 worker, 50,000 `[u64; 16]`s took 7.7-10.0 ms by the quicksort,
+/// 5.0-5.2 by the merge sort and 5.8-6.1 by Rayon's, and 10^6 `[u64; 12]`s
+/// 234-243 ms by the quicksort against 188-190.
 ///
 /// One-word values (`u64`, `(u32, u32)`, `f64`) go to the quicksort when
 /// sorted by their own order (`own_order`, from `par_sort`), which is cheap
@@ -203,7 +207,7 @@ where
 /// random `u64`s by the quicksort, 764,141 by the merge sort (Rayon's sort
 /// 771,469), and took 1.08 of Rayon's time against 1.04.
 const fn quicksort_suits<T>(own_order: bool) -> bool {
-    size_of::<T>() <= 128 && (size_of::<T>() > 8 || std::mem::needs_drop::<T>() || own_order)
+    size_of::<T>() <= 64 && (size_of::<T>() > 8 || std::mem::needs_drop::<T>() || own_order)
 }
 
 /// Sorts `v` stably on this thread: by the stable quicksort or the merge
