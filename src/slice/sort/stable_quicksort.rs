@@ -356,7 +356,7 @@ where
 ///
 /// # Safety
 /// `buf` has room for `v.len()` elements and does not overlap `v`.
-unsafe fn small_sort<T, F>(v: &mut [T], buf: *mut T, compare: &F)
+pub(super) unsafe fn small_sort<T, F>(v: &mut [T], buf: *mut T, compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
