@@ -174,94 +174,44 @@ network!(
      (4, 5), (6, 7), (2, 4), (3, 5), (1, 4), (3, 6), (1, 2), (3, 4), (5, 6)]
 );
 
-network!(
-    /// Sorts the first 12 elements of `v`: Batcher's merge-exchange network
-    /// (41 exchanges; Knuth, The Art of Computer Programming 5.2.2,
-    /// Algorithm M), in the order of its stages, so the exchanges of a stage
-    /// do not wait on each other.
-    network_12, 12,
-    [(0, 8), (1, 9), (2, 10), (3, 11), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9),
-     (6, 10), (7, 11), (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11), (2, 8), (3, 9),
-     (2, 4), (3, 5), (6, 8), (7, 9), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11),
-     (1, 8), (3, 10), (1, 4), (3, 6), (5, 8), (7, 10), (1, 2), (3, 4), (5, 6), (7, 8),
-     (9, 10)]
-);
+/// Defines the functions that run Batcher's merge-exchange network (Knuth, The
+/// Art of Computer Programming 5.2.2, Algorithm M) on the first 9 to 16
+/// elements of a slice, its exchanges in the order of its stages, so the
+/// exchanges of a stage do not wait on each other. For 9 to 16 inputs the
+/// algorithm's passes are the same (its `t` is 4), and the network of `n`
+/// inputs is the 16-input one without the exchanges that reach place `n` or
+/// beyond: one list serves all eight, an exchange past the length left out at
+/// compile time (a comparison of two constants).
+macro_rules! merge_exchange_networks {
+    ([$(($name:ident, $inputs:literal)),* $(,)?], $exchanges:tt) => {
+        $(merge_exchange_networks!(@one $name, $inputs, $exchanges);)*
+    };
+    (@one $name:ident, $inputs:literal, [$(($a:literal, $b:literal)),* $(,)?]) => {
+        #[doc = concat!("Sorts the first ", $inputs, " elements of `v`: Batcher's merge-exchange network.")]
+        #[inline(always)]
+        fn $name<T, F>(v: &mut [T], compare: &F)
+        where
+            F: Fn(&T, &T) -> Ordering,
+        {
+            let v = &mut v[..$inputs];
+            $(if $b < $inputs {
+                exchange_if_less(v, $a, $b, compare);
+            })*
+        }
+    };
+}
 
-network!(
-    /// Sorts the first 16 elements of `v`: Batcher's merge-exchange network
-    /// (63 exchanges), in the order of its stages.
-    network_16, 16,
+merge_exchange_networks! {
+    [(network_9, 9), (network_10, 10), (network_11, 11), (network_12, 12),
+     (network_13, 13), (network_14, 14), (network_15, 15), (network_16, 16)],
     [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13), (6, 14), (7, 15), (0, 4), (1, 5),
-     (2, 6), (3, 7), (8, 12), (9, 13), (10, 14), (11, 15), (4, 8), (5, 9), (6, 10), (7, 11),
-     (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11), (12, 14), (13, 15), (2, 8), (3, 9),
-     (6, 12), (7, 13), (2, 4), (3, 5), (6, 8), (7, 9), (10, 12), (11, 13), (0, 1), (2, 3),
-     (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 15), (1, 8), (3, 10), (5, 12), (7, 14),
-     (1, 4), (3, 6), (5, 8), (7, 10), (9, 12), (11, 14), (1, 2), (3, 4), (5, 6), (7, 8),
-     (9, 10), (11, 12), (13, 14)]
-);
-
-network!(
-    /// Sorts the first 9 elements of `v`: Batcher's merge-exchange network
-    /// (26 exchanges), in the order of its stages.
-    network_9, 9,
-    [(0, 8), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (0, 2), (1, 3), (4, 6), (5, 7), (2, 8),
-     (2, 4), (3, 5), (6, 8), (0, 1), (2, 3), (4, 5), (6, 7), (1, 8), (1, 4), (3, 6), (5, 8),
-     (1, 2), (3, 4), (5, 6), (7, 8)]
-);
-
-network!(
-    /// Sorts the first 10 elements of `v`: Batcher's merge-exchange network
-    /// (31 exchanges), in the order of its stages.
-    network_10, 10,
-    [(0, 8), (1, 9), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (0, 2), (1, 3), (4, 6),
-     (5, 7), (2, 8), (3, 9), (2, 4), (3, 5), (6, 8), (7, 9), (0, 1), (2, 3), (4, 5), (6, 7),
-     (8, 9), (1, 8), (1, 4), (3, 6), (5, 8), (1, 2), (3, 4), (5, 6), (7, 8)]
-);
-
-network!(
-    /// Sorts the first 11 elements of `v`: Batcher's merge-exchange network
-    /// (37 exchanges), in the order of its stages.
-    network_11, 11,
-    [(0, 8), (1, 9), (2, 10), (0, 4), (1, 5), (2, 6), (3, 7), (4, 8), (5, 9), (6, 10),
-     (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (2, 8), (3, 9), (2, 4), (3, 5), (6, 8),
-     (7, 9), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (1, 8), (3, 10), (1, 4), (3, 6),
-     (5, 8), (7, 10), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10)]
-);
-
-network!(
-    /// Sorts the first 13 elements of `v`: Batcher's merge-exchange network
-    /// (48 exchanges), in the order of its stages.
-    network_13, 13,
-    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (0, 4), (1, 5), (2, 6), (3, 7), (8, 12),
-     (4, 8), (5, 9), (6, 10), (7, 11), (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11),
-     (2, 8), (3, 9), (6, 12), (2, 4), (3, 5), (6, 8), (7, 9), (10, 12), (0, 1), (2, 3),
-     (4, 5), (6, 7), (8, 9), (10, 11), (1, 8), (3, 10), (5, 12), (1, 4), (3, 6), (5, 8),
-     (7, 10), (9, 12), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12)]
-);
-
-network!(
-    /// Sorts the first 14 elements of `v`: Batcher's merge-exchange network
-    /// (53 exchanges), in the order of its stages.
-    network_14, 14,
-    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13), (0, 4), (1, 5), (2, 6), (3, 7),
-     (8, 12), (9, 13), (4, 8), (5, 9), (6, 10), (7, 11), (0, 2), (1, 3), (4, 6), (5, 7),
-     (8, 10), (9, 11), (2, 8), (3, 9), (6, 12), (7, 13), (2, 4), (3, 5), (6, 8), (7, 9),
-     (10, 12), (11, 13), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (1, 8),
-     (3, 10), (5, 12), (1, 4), (3, 6), (5, 8), (7, 10), (9, 12), (1, 2), (3, 4), (5, 6),
-     (7, 8), (9, 10), (11, 12)]
-);
-
-network!(
-    /// Sorts the first 15 elements of `v`: Batcher's merge-exchange network
-    /// (59 exchanges), in the order of its stages.
-    network_15, 15,
-    [(0, 8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13), (6, 14), (0, 4), (1, 5), (2, 6),
-     (3, 7), (8, 12), (9, 13), (10, 14), (4, 8), (5, 9), (6, 10), (7, 11), (0, 2), (1, 3),
-     (4, 6), (5, 7), (8, 10), (9, 11), (12, 14), (2, 8), (3, 9), (6, 12), (7, 13), (2, 4),
-     (3, 5), (6, 8), (7, 9), (10, 12), (11, 13), (0, 1), (2, 3), (4, 5), (6, 7), (8, 9),
-     (10, 11), (12, 13), (1, 8), (3, 10), (5, 12), (7, 14), (1, 4), (3, 6), (5, 8), (7, 10),
-     (9, 12), (11, 14), (1, 2), (3, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 14)]
-);
+     (2, 6), (3, 7), (8, 12), (9, 13), (10, 14), (11, 15), (4, 8), (5, 9), (6, 10),
+     (7, 11), (0, 2), (1, 3), (4, 6), (5, 7), (8, 10), (9, 11), (12, 14), (13, 15), (2, 8),
+     (3, 9), (6, 12), (7, 13), (2, 4), (3, 5), (6, 8), (7, 9), (10, 12), (11, 13), (0, 1),
+     (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13), (14, 15), (1, 8), (3, 10),
+     (5, 12), (7, 14), (1, 4), (3, 6), (5, 8), (7, 10), (9, 12), (11, 14), (1, 2), (3, 4),
+     (5, 6), (7, 8), (9, 10), (11, 12), (13, 14)]
+}
 
 /// Puts the lesser of `v[a]` and `v[b]` (`a < b`) at `a`, without a branch.
 ///
