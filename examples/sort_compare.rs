@@ -3,10 +3,17 @@
 //!
 //! Each round times the sorts one after the other on fresh copies of the same
 //! input, so load changes on a shared machine hit all of them alike; the figure
-//! kept is the best over the rounds. The parallel sorts are called and timed on
-//! one of their own pool's threads (inside `install`), so the round trip into
-//! the pool is not counted; std's sorts run on a thread of prorata's pool
-//! too, so that they run where prorata's do.
+//! kept is the best over the rounds. Each round of the grid draws a new input
+//! of the cell's shape (the same for all the sorts of the round): sorting one
+//! input again and again lets the processor learn the outcomes of a sort's
+//! branches, which a program sorting new data does not get (at 10^3 on 1
+//! worker, prorata's unstable sort of random `f64`s took 1.03-1.06 of std's
+//! time on one input sorted again and again, 0.56-0.71 on new ones: std's
+//! sort branches on its comparisons, prorata's mostly selects). `SAME_INPUT=1`
+//! sorts the same input in every round. The parallel sorts are called and timed on one of their own
+//! pool's threads (inside `install`), so the round trip into the pool is not
+//! counted; std's sorts run on a thread of prorata's pool too, so that they
+//! run where prorata's do.
 //!
 //! ```text
 //! cargo run --release --example sort_compare [--full] [len ...]
@@ -109,12 +116,24 @@ fn best_times<T: Clone + Send + Sync>(
     input: &[T],
     sorts: &[(Place, Sorter<'_, T>)],
 ) -> Vec<Duration> {
+    best_times_by_round(pools, input.len(), &|_| input.to_vec(), sorts)
+}
+
+/// Best times of `sorts` on inputs of `len` elements, `input(round)` in each
+/// round, timed round-robin, each round starting with the next sort.
+fn best_times_by_round<T: Clone + Send + Sync>(
+    pools: &Pools,
+    len: usize,
+    input: &dyn Fn(usize) -> Vec<T>,
+    sorts: &[(Place, Sorter<'_, T>)],
+) -> Vec<Duration> {
     let mut best = vec![Duration::MAX; sorts.len()];
-    for round in 0..rounds(input.len()) {
+    for round in 0..rounds(len) {
+        let input = input(round);
         for k in 0..sorts.len() {
             let i = (round + k) % sorts.len();
             let (place, sort) = sorts[i];
-            best[i] = best[i].min(time_once(pools, place, input, sort));
+            best[i] = best[i].min(time_once(pools, place, &input, sort));
         }
     }
     best
@@ -153,15 +172,23 @@ fn as_sorters<T>(sorts: &[PlacedSort<T>; 3]) -> Vec<(Place, Sorter<'_, T>)> {
         .collect()
 }
 
-/// Prints one cell pair: prorata over std and over Rayon, unstable then stable.
-fn cell<T: Ord + Clone + Send + Sync>(pools: &Pools, shape: &str, input: &[T]) {
+/// Prints one cell pair: prorata over std and over Rayon, unstable then stable,
+/// on the inputs `make` builds from each round's random numbers.
+fn cell<T: Ord + Clone + Send + Sync>(
+    pools: &Pools,
+    shape: &str,
+    len: usize,
+    make: impl Fn(&[u64]) -> Vec<T>,
+) {
     if !selected(shape) {
         return;
     }
-    let mut line = format!("{shape:<16} {:>9}", input.len());
+    let same = std::env::var("SAME_INPUT").is_ok_and(|s| s == "1");
+    let input = |round: usize| make(&random(len, 42 + if same { 0 } else { round as u64 }));
+    let mut line = format!("{shape:<16} {len:>9}");
     for stable in [false, true] {
         let sorts = ord_sorts::<T>(stable);
-        let t = best_times(pools, input, &as_sorters(&sorts));
+        let t = best_times_by_round(pools, len, &input, &as_sorters(&sorts));
         let (std_t, rayon_t, ours) = (t[0], t[1], t[2]);
         line += &format!(
             " | {} std {:8.3} ms  /std {:5.2} /rayon {:5.2}",
@@ -182,16 +209,17 @@ fn selected(what: &str) -> bool {
 
 /// Every shape of the grid at one length.
 fn grid_row(pools: &Pools, len: usize) {
-    let random = random(len, 42);
-    for (name, input) in sort_grid::u64_shapes(&random) {
-        cell(pools, &format!("u64 {name}"), &input);
+    for name in sort_grid::U64_SHAPES {
+        cell(pools, &format!("u64 {name}"), len, |random| {
+            sort_grid::u64_shape(name, random)
+        });
     }
-    cell(pools, "(u32,u32)", &sort_grid::pairs(&random));
-    cell(pools, "(u64,u64)", &sort_grid::records(&random));
-    cell(pools, "f64 total_cmp", &sort_grid::floats(&random));
+    cell(pools, "(u32,u32)", len, sort_grid::pairs);
+    cell(pools, "(u64,u64)", len, sort_grid::records);
+    cell(pools, "f64 total_cmp", len, sort_grid::floats);
     if len <= 1_000_000 {
-        cell(pools, "String", &sort_grid::strings(&random));
-        cell(pools, "64-byte", &sort_grid::structs(&random));
+        cell(pools, "String", len, sort_grid::strings);
+        cell(pools, "64-byte", len, sort_grid::structs);
     }
 }
 

@@ -41,30 +41,37 @@ pub fn with_swaps<T>(mut v: Vec<T>, swaps: usize, seed: u64) -> Vec<T> {
     v
 }
 
-/// The `u64` shapes made from `random`: itself, 16 distinct values, sorted,
-/// reversed, and ascending runs of about 1000 with 1% of the elements moved at
-/// random.
-pub fn u64_shapes(random: &[u64]) -> Vec<(&'static str, Vec<u64>)> {
-    let few: Vec<u64> = random.iter().map(|x| x % 16).collect();
-    let mut sorted = random.to_vec();
-    sorted.sort_unstable();
-    let reversed: Vec<u64> = sorted.iter().rev().copied().collect();
-    let runs: Vec<u64> = random
-        .chunks(1000)
-        .flat_map(|c| {
-            let mut c = c.to_vec();
-            c.sort_unstable();
-            c
-        })
-        .collect();
-    let runs = with_swaps(runs, random.len() / 200, 7);
-    vec![
-        ("random", random.to_vec()),
-        ("16 distinct", few),
-        ("sorted", sorted),
-        ("reversed", reversed),
-        ("runs+noise", runs),
-    ]
+/// The names of the `u64` shapes, in the grid's order.
+pub const U64_SHAPES: [&str; 5] = ["random", "16 distinct", "sorted", "reversed", "runs+noise"];
+
+/// The `u64` shape `name` (one of [`U64_SHAPES`]) made from `random`: itself,
+/// 16 distinct values, sorted, reversed, or ascending runs of about 1000 with
+/// 1% of the elements moved at random.
+pub fn u64_shape(name: &str, random: &[u64]) -> Vec<u64> {
+    match name {
+        "random" => random.to_vec(),
+        "16 distinct" => random.iter().map(|x| x % 16).collect(),
+        "sorted" | "reversed" => {
+            let mut sorted = random.to_vec();
+            sorted.sort_unstable();
+            if name == "reversed" {
+                sorted.reverse();
+            }
+            sorted
+        }
+        "runs+noise" => {
+            let runs: Vec<u64> = random
+                .chunks(1000)
+                .flat_map(|c| {
+                    let mut c = c.to_vec();
+                    c.sort_unstable();
+                    c
+                })
+                .collect();
+            with_swaps(runs, random.len() / 200, 7)
+        }
+        _ => panic!("no u64 shape named {name}"),
+    }
 }
 
 /// `(u32, u32)` pairs with about 1024 distinct first fields.
