@@ -10,10 +10,10 @@
 //! worker, prorata's unstable sort of random `f64`s took 1.03-1.06 of std's
 //! time on one input sorted again and again, 0.56-0.71 on new ones: std's
 //! sort branches on its comparisons, prorata's mostly selects). `SAME_INPUT=1`
-//! sorts the same input in every round. The parallel sorts are called and timed on one of their own
-//! pool's threads (inside `install`), so the round trip into the pool is not
-//! counted; std's sorts run on a thread of prorata's pool too, so that they
-//! run where prorata's do.
+//! sorts the same input in every round. The parallel sorts are called and
+//! timed on one of their own pool's threads (inside `install`), so the round
+//! trip into the pool is not counted; std's sorts run on a thread of
+//! prorata's pool too, so that they run where prorata's do.
 //!
 //! ```text
 //! cargo run --release --example sort_compare [--full] [len ...]
