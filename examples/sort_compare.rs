@@ -36,6 +36,7 @@
 //! is more often prorata's than std's), and each sort starts as on an idle
 //! program's pool.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -116,15 +117,16 @@ fn best_times<T: Clone + Send + Sync>(
     input: &[T],
     sorts: &[(Place, Sorter<'_, T>)],
 ) -> Vec<Duration> {
-    best_times_by_round(pools, input.len(), &|_| input.to_vec(), sorts)
+    best_times_by_round(pools, input.len(), &|_| Cow::Borrowed(input), sorts)
 }
 
 /// Best times of `sorts` on inputs of `len` elements, `input(round)` in each
-/// round, timed round-robin, each round starting with the next sort.
-fn best_times_by_round<T: Clone + Send + Sync>(
+/// round (borrowed when it is the same in every round, so it is not copied
+/// once more), timed round-robin, each round starting with the next sort.
+fn best_times_by_round<'a, T: Clone + Send + Sync>(
     pools: &Pools,
     len: usize,
-    input: &dyn Fn(usize) -> Vec<T>,
+    input: &dyn Fn(usize) -> Cow<'a, [T]>,
     sorts: &[(Place, Sorter<'_, T>)],
 ) -> Vec<Duration> {
     let mut best = vec![Duration::MAX; sorts.len()];
@@ -184,7 +186,8 @@ fn cell<T: Ord + Clone + Send + Sync>(
         return;
     }
     let same = std::env::var("SAME_INPUT").is_ok_and(|s| s == "1");
-    let input = |round: usize| make(&random(len, 42 + if same { 0 } else { round as u64 }));
+    let input =
+        |round: usize| Cow::Owned(make(&random(len, 42 + if same { 0 } else { round as u64 })));
     let mut line = format!("{shape:<16} {len:>9}");
     for stable in [false, true] {
         let sorts = ord_sorts::<T>(stable);
