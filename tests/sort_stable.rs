@@ -143,7 +143,9 @@ fn stable_sort_of_a_million() {
 }
 
 /// Past 32 MiB the sorts' buffer is a mapping of their own (with huge pages
-/// on Linux): the merge sort's and the few-distinct stable quicksort's.
+/// on Linux): the merge sort's and the few-distinct stable quicksort's. On
+/// one thread the sequential sort takes a buffer of half the length instead
+/// (under 32 MiB) and merges the sorted halves in place through it.
 #[test]
 fn stable_sort_with_a_buffer_past_32_mib() {
     on_pools(|threads| {

@@ -352,7 +352,9 @@ pub trait ParallelSliceMut<T: Send> {
     /// Sorts the slice in parallel; stable (equal elements keep their order).
     ///
     /// A parallel merge sort with a parallel merge; it uses one buffer as long as
-    /// the slice.
+    /// the slice. Sorted on one thread (short slices, a pool of one thread), a
+    /// slice whose buffer would be 32 MiB or more takes one of half its length
+    /// when that is less, as std's stable sort does.
     ///
     /// ```
     /// use prorata::prelude::*;

@@ -60,7 +60,8 @@ impl<T> Drop for MoveRest<T> {
         // SAFETY: `left..left_end` and `right..right_end` are initialized, unmoved
         // elements, and `dest` has room for exactly both rests (each step of the
         // merge advanced `dest` by one and one of the run pointers by one). The
-        // destination never overlaps the runs.
+        // destination overlaps no run, except in [`merge_in_place`], where the
+        // right run's rest is the destination's end and is not copied.
         // Empty rests are skipped: most merges end with one, and a copy of
         // nothing still calls `memcpy`.
         unsafe {
@@ -69,7 +70,8 @@ impl<T> Drop for MoveRest<T> {
                 ptr::copy_nonoverlapping(self.left, self.dest, n_left);
             }
             let n_right = self.right_end.offset_from(self.right) as usize;
-            if n_right > 0 {
+            // A right run merged in place already sits where its rest goes.
+            if n_right > 0 && self.right != self.dest.add(n_left) {
                 ptr::copy_nonoverlapping(self.right, self.dest.add(n_left), n_right);
             }
         }
@@ -173,6 +175,50 @@ pub(super) unsafe fn merge_out_of_order<T, F>(
     let rest = unsafe { MoveRest::new(left, n_left, right, n_right, dest) };
     // SAFETY: `rest` describes valid, disjoint ranges (the caller's contract).
     unsafe { merge_rest(rest, usize::MAX, true, compare) };
+}
+
+/// Merges the sorted runs `v[..mid]` and `v[mid..]` into `v`, through `buf`,
+/// which has room for the left run: it is copied there and merged back from
+/// the front. Each element goes to a place before the right run's next
+/// unread one (the places written so far number the elements taken, fewer
+/// than `mid` from the left run while it lasts), so the right run is only
+/// overwritten where it has been read; when the left run runs out, the
+/// right run's rest is already in place. Runs already in order (the left's
+/// last element not greater than the right's first) are left as they are.
+///
+/// A panicking comparator leaves `v` holding every element once: the
+/// guard moves the left run's rest into the gap before the right run's.
+///
+/// # Safety
+/// `mid <= v.len()`; `buf` has room for `mid` elements, does not overlap
+/// `v`, and owns nothing.
+pub(super) unsafe fn merge_in_place<T, F>(v: &mut [T], mid: usize, buf: *mut T, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let len = v.len();
+    if mid == 0 || mid == len {
+        return;
+    }
+    let p = v.as_mut_ptr();
+    // SAFETY: `0 < mid < len`, so both reads are in `v`; `buf` has room for
+    // the `mid` elements copied (the caller's contract), and the merge's
+    // guard describes the runs and the destination as above: the left run's
+    // copies in `buf` become the owners, their places in `v` the gap.
+    unsafe {
+        if !is_less(compare, &*p.add(mid), &*p.add(mid - 1)) {
+            return;
+        }
+        ptr::copy_nonoverlapping(p, buf, mid);
+        let rest = MoveRest::new(
+            SendPtr(buf),
+            mid,
+            SendPtr(p.add(mid)),
+            len - mid,
+            SendPtr(p),
+        );
+        merge_sequential(rest, compare);
+    }
 }
 
 /// Merges the two sorted halves of `src[..len]`, `src[..len / 2]` and
@@ -998,6 +1044,68 @@ mod tests {
                     let (mut got, _) = merge(&src, &counted);
                     got.sort();
                     assert_eq!(got, want, "budget {budget}, {len} elements");
+                }
+            }
+        }
+    }
+
+    /// Merging a slice's two sorted halves in place through a buffer that
+    /// holds the left one keeps equal keys in order (left first), leaves runs
+    /// already in order alone, and on a panicking comparator leaves the slice
+    /// holding every element once.
+    #[test]
+    fn merges_in_place_are_stable_and_lose_nothing() {
+        merges_in_place::<0>();
+        merges_in_place::<24>();
+    }
+
+    fn merges_in_place<const PAD: usize>() {
+        let coin = super::super::test_coin(23);
+        let by_key = |a: &Item<PAD>, b: &Item<PAD>| a.0.cmp(&b.0);
+        for (n_left, n_right) in [
+            (0, 5),
+            (5, 0),
+            (1, 1),
+            (3, 4),
+            (50, 51),
+            (300, 300),
+            (7, 400),
+        ] {
+            for keys in [1, 3, 1000] {
+                let left = run::<PAD>(&coin, n_left, keys, 0);
+                let right = run::<PAD>(&coin, n_right, keys, 1000);
+                let mut want = [left.clone(), right.clone()].concat();
+                want.sort_by_key(|p| p.0); // stable: left's tags before right's
+                let mut v = [left.clone(), right.clone()].concat();
+                let mut buf: Vec<Item<PAD>> = Vec::with_capacity(n_left);
+                let calls = AtomicUsize::new(0);
+                let counted_by_key = |a: &Item<PAD>, b: &Item<PAD>| {
+                    calls.fetch_add(1, Relaxed);
+                    by_key(a, b)
+                };
+                // SAFETY: `buf` has room for the left run, apart from `v`.
+                unsafe { merge_in_place(&mut v, n_left, buf.as_mut_ptr(), &counted_by_key) };
+                assert_eq!(v, want, "{n_left} + {n_right}, {keys} keys");
+                if keys == 1 && n_left > 0 && n_right > 0 {
+                    assert_eq!(calls.load(Relaxed), 1, "runs in order are left alone");
+                }
+
+                let n = n_left + n_right;
+                for budget in [0, 1, 2, n / 2, n.saturating_sub(1)] {
+                    let counter = AtomicUsize::new(0);
+                    let counted = |a: &Item<PAD>, b: &Item<PAD>| {
+                        assert!(counter.fetch_add(1, Relaxed) < budget, "budget spent");
+                        a.cmp(b)
+                    };
+                    let mut v = [left.clone(), right.clone()].concat();
+                    let outcome = catch_unwind(AssertUnwindSafe(|| {
+                        // SAFETY: as above.
+                        unsafe { merge_in_place(&mut v, n_left, buf.as_mut_ptr(), &counted) };
+                    }));
+                    v.sort();
+                    let mut all = want.clone();
+                    all.sort();
+                    assert_eq!(v, all, "budget {budget}, {outcome:?}");
                 }
             }
         }

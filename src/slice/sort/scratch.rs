@@ -27,6 +27,16 @@ use std::marker::PhantomData;
 #[cfg(target_os = "linux")]
 const HUGE_FROM: usize = 32 << 20;
 
+/// Whether a buffer of `len` elements of `T` is mapped for its sort alone,
+/// so its memory is fresh each time; smaller ones are the allocator's, which
+/// hands the same memory back to the next sort.
+pub(super) fn is_mapped<T>(len: usize) -> bool {
+    #[cfg(target_os = "linux")]
+    return len.saturating_mul(size_of::<T>()) >= HUGE_FROM;
+    #[cfg(not(target_os = "linux"))]
+    return false;
+}
+
 /// A scratch buffer with room for `len` elements of `T`, owning none of them.
 pub(super) struct Scratch<T> {
     ptr: *mut T,
@@ -67,7 +77,7 @@ impl<T> Scratch<T> {
     fn mapped(len: usize) -> Option<Self> {
         const HUGE_PAGE: usize = 2 << 20;
         let bytes = len.checked_mul(size_of::<T>())?;
-        if bytes < HUGE_FROM || align_of::<T>() > HUGE_PAGE {
+        if !is_mapped::<T>(len) || align_of::<T>() > HUGE_PAGE {
             return None;
         }
         // One huge page more than asked, so that the buffer can start on a
