@@ -164,6 +164,29 @@ fn stable_sort_with_a_buffer_past_32_mib() {
     });
 }
 
+/// 64-byte records by a key, long enough that the sequential sort takes the
+/// merge sort rather than the quicksort (from 2^17 of them): on one thread as
+/// two halves (their buffer would pass 32 MiB), on two as leaves of a
+/// quarter, on eight as leaves shorter than that. Ties keep their order.
+#[test]
+fn stable_sort_of_long_inputs_of_64_byte_records() {
+    on_pools(|threads| {
+        let len = 600_000;
+        let values = shapes()[0].1(len, 13);
+        for distinct in [1 << 30, 1 << 12] {
+            let records: Vec<(u32, [u64; 7])> = (values.iter().zip(0u64..))
+                .map(|(&key, tag)| (key % distinct, [tag; 7]))
+                .collect();
+            assert_eq!(size_of_val(&records[0]), 64);
+            let mut expected = records.clone();
+            expected.sort_by_key(|r| r.0);
+            let mut v = records;
+            v.par_sort_by_key(|r| r.0);
+            assert!(v == expected, "{distinct} keys on {threads} threads");
+        }
+    });
+}
+
 #[test]
 fn stable_sort_of_strings_and_zero_sized() {
     on_pools(|_| {

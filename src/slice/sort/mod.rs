@@ -126,6 +126,18 @@ where
 /// 0.98-1.06 and 0.90-0.96.
 const LARGE_QUICKSORT_FROM: usize = 2048;
 
+/// From this length, elements of 49 to 64 bytes go to the merge sort, which
+/// copies each once per level where a partition copies it twice; shorter
+/// inputs stay with the quicksort, whose fewer waits on the comparator pay
+/// for its copies while the piece is small. 64-byte elements on a machine of
+/// 16 processors (two of them, three interleaved runs of 11 rounds): on 1
+/// worker at 10^5, 1.01-1.02 of std's time by the quicksort against
+/// 1.05-1.06 by the merge sort, at 10^6 1.01-1.02 against 0.92-0.93; on 2
+/// workers (leaves of a quarter), 0.95-0.96 of Rayon's time against
+/// 1.00-1.18 at 10^5, 0.89-0.93 against 0.85-0.87 at 10^6. Elements of 48
+/// bytes still gain from the quicksort at 10^6 (see [`quicksort_suits`]).
+const WIDE_MERGE_FROM: usize = 1 << 17;
+
 /// Below this length the sequential stable sort is the stable quicksort unless
 /// `v` looks nearly sorted or reversed (or holds elements over 32 bytes, fewer
 /// than [`LARGE_QUICKSORT_FROM`]); from it, the merge sort unless a sample
@@ -147,8 +159,9 @@ const QUICKSORT_BELOW: usize = 1 << 12;
 /// where a partition copies it twice. Longer inputs go to the quicksort when a
 /// sample suggests few distinct values (it then makes about `n log k`
 /// comparisons for `k` values, the merge sort `n log n`), or when the
-/// quicksort suits their elements better ([`quicksort_suits`]) and they do
-/// not look sorted or reversed.
+/// quicksort suits their elements better ([`quicksort_suits`]; those of more
+/// than 48 bytes only below [`WIDE_MERGE_FROM`]) and they do not look sorted
+/// or reversed.
 ///
 /// `None` stands for the merge sort, `Some(few_distinct)` for the quicksort,
 /// told whether the sample suggested few distinct values.
@@ -160,8 +173,11 @@ where
         if pivot::looks_few_distinct(v, compare) {
             return Some(true);
         }
-        return (quicksort_suits::<T>(own_order) && !runs::looks_presorted(v, compare))
-            .then_some(false);
+        let wide_and_long = size_of::<T>() > 48 && v.len() >= WIDE_MERGE_FROM;
+        return (quicksort_suits::<T>(own_order)
+            && !wide_and_long
+            && !runs::looks_presorted(v, compare))
+        .then_some(false);
     }
     let suits = !par_merge::is_large::<T>()
         || v.len() >= LARGE_QUICKSORT_FROM && quicksort_suits::<T>(own_order);
@@ -189,8 +205,7 @@ where
 ///   per level where a merge copies them once and a half, yet the
 ///   quicksort's fewer waits still pay for them: `[u64; 6]` on 1 worker at
 ///   10^6 took 122-129 ms by the quicksort, 149-166 by the merge sort; at 64
-///   bytes the two are about even (the grid's 64-byte records, 10^6: 173 ms
-///   against 165-172).
+///   bytes the quicksort wins only on shorter inputs ([`WIDE_MERGE_FROM`]).
 ///
 /// Larger elements stay with the merge sort, where the copies outweigh the
 /// waits: on 1 worker, 50,000 `[u64; 16]`s took 7.7-10.0 ms by the quicksort,
