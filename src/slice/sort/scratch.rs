@@ -24,17 +24,14 @@ use std::marker::PhantomData;
 /// of std's time with the allocator's and 0.66-0.80 with fresh huge pages).
 /// glibc's allocator maps blocks of 32 MiB or more afresh for every request,
 /// so from there a mapping of the sort's own costs no reuse.
-#[cfg(target_os = "linux")]
 const HUGE_FROM: usize = 32 << 20;
 
 /// Whether a buffer of `len` elements of `T` is mapped for its sort alone,
 /// so its memory is fresh each time; smaller ones are the allocator's, which
-/// hands the same memory back to the next sort.
+/// hands the same memory back to the next sort. Only on Linux: elsewhere
+/// every buffer is the allocator's.
 pub(super) fn is_mapped<T>(len: usize) -> bool {
-    #[cfg(target_os = "linux")]
-    return len.saturating_mul(size_of::<T>()) >= HUGE_FROM;
-    #[cfg(not(target_os = "linux"))]
-    return false;
+    cfg!(target_os = "linux") && len.saturating_mul(size_of::<T>()) >= HUGE_FROM
 }
 
 /// A scratch buffer with room for `len` elements of `T`, owning none of them.
