@@ -265,11 +265,11 @@ where
 /// recycled buffer costs nothing, where a fresh mapping costs a page fault
 /// per 2 MiB (64-byte elements on 1 worker, three interleaved runs of 7
 /// rounds at 10^6, a 32 MB buffer against 64 MB, the halves sorted by the
-/// quicksort: 1.00-1.01 of std's time against 1.04-1.06). Halving costs a merge pass where it saves little
-/// memory: at 10^6 `(u64, u64)`s and `String`s (buffers of 16 and 24 MB,
-/// recycled either way) the halves took 0.82-0.89 of std's time against
-/// 0.76-0.83 whole, and 16 distinct `u64`s at 10^7 (80 MB, halved to 40, both
-/// mapped) 0.82-0.94 against 0.70.
+/// quicksort: 1.00-1.01 of std's time against 1.04-1.06). Halving costs a
+/// merge pass where it saves little memory: at 10^6 `(u64, u64)`s and
+/// `String`s (buffers of 16 and 24 MB, recycled either way) the halves took
+/// 0.82-0.89 of std's time against 0.76-0.83 whole, and 16 distinct `u64`s
+/// at 10^7 (80 MB, halved to 40, both mapped) 0.82-0.94 against 0.70.
 fn seq_buffer_len<T>(len: usize) -> usize {
     let half = len - len / 2;
     if scratch::is_mapped::<T>(len) && !scratch::is_mapped::<T>(half) {
