@@ -21,6 +21,7 @@
 
 mod cached_key;
 mod fork;
+mod frozen;
 mod insertion;
 mod merge_sort;
 mod nearly_sorted;
