@@ -7,15 +7,16 @@
 //! of such a type as soon as they choose it, where it is one word; otherwise
 //! they choose every element before they copy any, so that what a comparator
 //! changes through a shared reference (a `Cell`, an atomic) stays in the
-//! element, as std's sorts promise. std tells the two kinds apart with a marker trait of its own
-//! (`Freeze`) that stable Rust does not offer to other crates, and generic code
-//! cannot ask whether a type is `Copy` either. So the sorts recognise the
-//! commonest frozen types by name ([`std::any::type_name`]): the primitive
-//! numbers, `char` and `bool`, pairs of them, arrays of 2, 4, 8 and 16 of them,
-//! `String`, and references of every kind (the comparator may change what a
-//! reference points to, never the reference, which is what the sort copies).
-//! Every test is a comparison of constant strings, which the compiler folds: a
-//! sort compiles only the path its element type takes.
+//! element, as std's sorts promise. std tells the two kinds apart with a
+//! marker trait of its own (`Freeze`) that stable Rust does not offer to other
+//! crates, and generic code cannot ask whether a type is `Copy` either. So the
+//! sorts recognise the commonest frozen types by name
+//! ([`std::any::type_name`]): the primitive numbers, `char` and `bool`, pairs
+//! of them, arrays of 2, 4, 8 and 16 of them, `String`, and references of
+//! every kind (the comparator may change what a reference points to, never
+//! the reference, which is what the sort copies). Every test is a comparison
+//! of constant strings, which the compiler folds: a sort compiles only the
+//! path its element type takes.
 //!
 //! A name is no proof of a type, so only names that no other type can carry
 //! are listed: a type defined in a crate is named with its path
