@@ -7,26 +7,16 @@
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use prorata::prelude::*;
 use prorata::{SharePolicy, ShareStats, ThreadPoolBuilder};
 
 mod common;
-use common::work::spin;
+use common::work::{one_at_a_time, spin};
 
 /// How long each window lets the shares compete.
 const WINDOW: Duration = Duration::from_millis(800);
-
-/// Held by each test for its whole run: the test harness runs a binary's tests on
-/// as many threads as there are cores, and a test measuring a split while another
-/// runs its own pools would measure the other test too.
-fn one_at_a_time() -> MutexGuard<'static, ()> {
-    static TURN: Mutex<()> = Mutex::new(());
-    // A test that failed while holding it poisons it; the next may still run.
-    TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 /// What one window measured for two competing computations: the items each
 /// completed, and the core time each was charged (read when the window ended).

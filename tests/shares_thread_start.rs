@@ -5,20 +5,19 @@
 //! (only a generous deadline, after which a test fails rather than hangs).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, MutexGuard, Once};
+use std::sync::{MutexGuard, Once};
 use std::time::{Duration, Instant};
 
 use prorata::prelude::*;
 
 mod common;
-use common::work::{keep_busy, spin, three_equal_shares};
+use common::work::{keep_busy, one_at_a_time, spin, three_equal_shares};
 
 /// Turns the bound on (once, before any pool exists), and keeps the tests of
 /// this binary from running at once.
 fn bound_on() -> MutexGuard<'static, ()> {
     static SET: Once = Once::new();
-    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-    let guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let guard = one_at_a_time();
     // SAFETY: set under the lock above before any pool of this binary exists;
     // the other test waits for the lock, and no other thread reads the
     // environment meanwhile.

@@ -1,11 +1,24 @@
-//! Work for the shares' tests to run: CPU-bound items whose cost is known.
+//! Work for the shares' tests to run (CPU-bound items whose cost is known), and
+//! the lock that keeps the tests of a binary that measures shares from running at
+//! once.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::thread::Scope;
 use std::time::{Duration, Instant};
 
 use prorata::prelude::*;
 use prorata::{Share, ThreadPool, ThreadPoolBuilder};
+
+/// Held by a test for its whole run where the tests of one binary must not run
+/// at once: the test harness runs them on as many threads as there are cores, and
+/// a test that measures how shares divide the cores, or counts their threads,
+/// would measure the other test's pools too. One lock per test binary.
+pub fn one_at_a_time() -> MutexGuard<'static, ()> {
+    static TURN: Mutex<()> = Mutex::new(());
+    // A test that failed while holding it poisons it; the next may still run.
+    TURN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// About a microsecond of work that the optimiser cannot remove.
 pub fn spin(i: u64) -> u64 {
