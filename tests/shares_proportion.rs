@@ -1,9 +1,9 @@
 //! Competing shares get the cores in proportion to their tickets, measured by the
 //! core time each is charged in a window and, from outside, by the items each
-//! one's `par_iter` completes in it. Its own test
-//! binary, and its tests take turns (`one_at_a_time`), so that no other test
-//! competes for the cores meanwhile; bounds are generous (the machine is small and
-//! shared), and no timing is asserted.
+//! one's `par_iter` completes in it. Its own test binary, and its tests take turns
+//! (`one_at_a_time`), so that no other test competes for the cores meanwhile;
+//! bounds are generous (the machine is small and shared), and no timing is
+//! asserted.
 
 use std::ops::RangeInclusive;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
