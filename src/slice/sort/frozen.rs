@@ -9,58 +9,86 @@
 //! changes through a shared reference (a `Cell`, an atomic) stays in the
 //! element, as std's sorts promise. std tells the two kinds apart with a
 //! marker trait of its own (`Freeze`) that stable Rust does not offer to other
-//! crates, and generic code cannot ask whether a type is `Copy` either. So the
-//! sorts recognise the commonest frozen types by name
-//! ([`std::any::type_name`]): the primitive numbers, `char` and `bool`, pairs
-//! of them, arrays of 2, 4, 8 and 16 of them, `String`, and references of
-//! every kind (the comparator may change what a reference points to, never
-//! the reference, which is what the sort copies). Every test is a comparison
-//! of constant strings, which the compiler folds: a sort compiles only the
-//! path its element type takes.
+//! crates. So the sorts recognise the commonest frozen types by identity: the
+//! primitive numbers, `char` and `bool`, pairs of them, and arrays of 2, 4 and
+//! 8 of them. Memory safety rests on this test (a type taken for frozen that
+//! holds a `Cell<Option<Box<_>>>` would be dropped twice), so it compares
+//! [`TypeId`]s, which the compiler guarantees to be equal only for the same
+//! type, never names: [`std::any::type_name`] is neither unique nor stable,
+//! and any crate may name its own type `alloc::string::String`.
 //!
-//! A name is no proof of a type, so only names that no other type can carry
-//! are listed: a type defined in a crate is named with its path
-//! (`my_crate::Key`), never bare like a primitive, a pair of them or an array
-//! of them, and `alloc::string::String` is std's. If the compiler wrote names
-//! differently, the sorts would lose the faster path for these types and keep
-//! the careful one; a unit test checks the names.
+//! `TypeId::of` asks for `T: 'static`, which the sorts do not (a slice of
+//! `&str` may be sorted). [`erased_type_id`] reads the id with `T`'s lifetimes
+//! erased; every type it is compared with here has no lifetime at all, so
+//! equality still means "the same type". Each test compares constants, which
+//! the compiler folds: a sort compiles only the path its element type takes.
 
-/// Defines [`is_frozen_name`] for the primitive names given: each alone, pairs
-/// of any two, and arrays of them.
-macro_rules! frozen_names {
-    ($($p:literal),* $(,)?) => {
-        frozen_names! {@pairs [$($p),*] [$($p),*]}
+use std::any::TypeId;
+use std::marker::PhantomData;
+
+/// Reports the [`TypeId`] of the type it is implemented for, behind a
+/// reference that may be cast to `'static`.
+trait IdOf {
+    /// The `TypeId` of `T` for `PhantomData<T>`; callable only on a `'static`
+    /// receiver, which [`erased_type_id`] makes one.
+    fn id(&self) -> TypeId
+    where
+        Self: 'static;
+}
+
+impl<T: ?Sized> IdOf for PhantomData<T> {
+    fn id(&self) -> TypeId
+    where
+        Self: 'static,
+    {
+        TypeId::of::<T>()
+    }
+}
+
+/// The [`TypeId`] of `T` with its lifetimes erased: `T` and `T` with every
+/// lifetime replaced by `'static` get the same id. Equal to
+/// `TypeId::of::<U>()` for a `U` without lifetimes only when `T` is `U`.
+#[inline(always)]
+fn erased_type_id<T: ?Sized>() -> TypeId {
+    let marker = PhantomData::<T>;
+    let short: &dyn IdOf = &marker;
+    // SAFETY: only the trait object's lifetime bound changes; the pointer
+    // and its vtable stay as they are. `id` reads no data through the
+    // reference and returns a value that borrows nothing, so nothing of `T`
+    // (a zero-sized marker here) outlives its lifetimes. Lifetimes play no
+    // part in code generation, so the vtable's `id` is `T`'s own.
+    let long: &(dyn IdOf + 'static) = unsafe { std::mem::transmute(short) };
+    long.id()
+}
+
+/// Defines [`is_frozen`] for the primitive types given: each alone, pairs of
+/// any two, and arrays of 2, 4 and 8 of one.
+macro_rules! frozen_types {
+    ($($p:ty),* $(,)?) => {
+        frozen_types! {@pairs [$($p),*] [$($p),*]}
     };
-    (@pairs [$($a:literal),*] $all:tt) => {
-        /// Whether `name` is the name of a type listed in the module's
-        /// documentation.
+    (@pairs [$($a:ty),*] $all:tt) => {
+        /// Whether the sorts know that `T` holds no interior mutability (the
+        /// types the module's documentation lists); `false` for every other
+        /// type, frozen or not.
         #[inline(always)]
-        fn is_frozen_name(name: &str) -> bool {
-            name.starts_with('&')
-                || matches!(name, "alloc::string::String" $(| $a)*)
-                || matches!(name, $(concat!("[", $a, "; 2]")
-                    | concat!("[", $a, "; 4]")
-                    | concat!("[", $a, "; 8]")
-                    | concat!("[", $a, "; 16]"))|*)
-                || $(frozen_names!(@pairs_from $a $all, name))||*
+        pub(super) fn is_frozen<T>() -> bool {
+            let id = erased_type_id::<T>();
+            $(id == TypeId::of::<$a>()
+                || id == TypeId::of::<[$a; 2]>()
+                || id == TypeId::of::<[$a; 4]>()
+                || id == TypeId::of::<[$a; 8]>()
+                || frozen_types!(@pairs_from id, $a, $all))||*
         }
     };
-    (@pairs_from $a:literal [$($b:literal),*], $name:ident) => {
-        matches!($name, $(concat!("(", $a, ", ", $b, ")"))|*)
+    (@pairs_from $id:ident, $a:ty, [$($b:ty),*]) => {
+        false $(|| $id == TypeId::of::<($a, $b)>())*
     };
 }
 
-frozen_names!(
-    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize", "f32",
-    "f64", "char", "bool",
+frozen_types!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64, char, bool,
 );
-
-/// Whether the sorts know that `T` holds no interior mutability (the types the
-/// module's documentation lists); `false` for every other type, frozen or not.
-#[inline(always)]
-pub(super) fn is_frozen<T>() -> bool {
-    is_frozen_name(std::any::type_name::<T>())
-}
 
 #[cfg(test)]
 mod tests {
@@ -73,9 +101,17 @@ mod tests {
     #[allow(dead_code)]
     struct Key(u64);
 
-    /// The types listed are recognised (a check that the compiler still names
-    /// them as the list expects), and none that holds a cell, an atomic or a
-    /// lock is.
+    /// Types named as std's are: a crate may call itself `alloc` or `core`.
+    mod alloc {
+        pub mod string {
+            /// One word holding a cell, named `alloc::string::String`.
+            #[allow(dead_code)]
+            pub struct String(pub std::cell::Cell<Option<Box<u32>>>);
+        }
+    }
+
+    /// The types listed are recognised, and none that holds a cell, an atomic
+    /// or a lock is, whatever it is named; lifetimes do not matter.
     #[test]
     fn recognises_the_listed_types_and_no_others() {
         assert!(is_frozen::<u64>());
@@ -85,11 +121,7 @@ mod tests {
         assert!(is_frozen::<(u32, u32)>());
         assert!(is_frozen::<(u64, i128)>());
         assert!(is_frozen::<[u64; 8]>());
-        assert!(is_frozen::<[u8; 16]>());
-        assert!(is_frozen::<String>());
-        assert!(is_frozen::<&str>());
-        assert!(is_frozen::<&Cell<u64>>());
-        assert!(is_frozen::<&mut [u8]>());
+        assert!(is_frozen::<[u8; 4]>());
 
         assert!(!is_frozen::<Cell<u64>>());
         assert!(!is_frozen::<AtomicU64>());
@@ -99,7 +131,23 @@ mod tests {
         assert!(!is_frozen::<[Cell<u8>; 4]>());
         assert!(!is_frozen::<Option<Cell<u64>>>());
         assert!(!is_frozen::<Key>());
+        assert!(!is_frozen::<alloc::string::String>());
+        assert!(!is_frozen::<&Cell<u64>>());
         assert!(!is_frozen::<(u32, (u32, u32))>());
         assert!(!is_frozen::<[u64; 3]>());
+    }
+
+    /// The erased id of a type with lifetimes is the id of its `'static`
+    /// version, and differs from every other type's.
+    #[test]
+    fn erased_ids_ignore_lifetimes_only() {
+        fn id_of_borrowed(_: &str) -> TypeId {
+            erased_type_id::<&str>()
+        }
+        let local = String::from("x");
+        assert_eq!(id_of_borrowed(&local), TypeId::of::<&'static str>());
+        assert_ne!(erased_type_id::<&str>(), TypeId::of::<&'static [u8]>());
+        assert_eq!(erased_type_id::<u32>(), TypeId::of::<u32>());
+        assert_ne!(erased_type_id::<u32>(), TypeId::of::<i32>());
     }
 }

@@ -199,34 +199,92 @@ where
 {
     let len = v.len();
     let (v_ptr, buf_ptr) = (SendPtr(v.as_mut_ptr()), SendPtr(buf));
+    let mut runs = runs.into_iter();
+    let Some(first) = runs.next() else {
+        return;
+    };
+    // Every run not being merged, so that the buffer's runs go back to the
+    // slice when this returns or unwinds.
+    let mut pending = Pending {
+        v: v_ptr,
+        buf: buf_ptr,
+        stack: Vec::new(),
+        current: Some(first),
+    };
     // SAFETY: `v` and `buf` are distinct allocations of `len` slots (the
     // caller's contract); runs are disjoint ranges of both. `buf` never owns
-    // anything: every element in it also sits in `v`'s same range.
+    // anything: every element in it also sits in `v`'s same range. The two
+    // runs of a merge leave `pending` for the merge and come back as one, so
+    // on unwind each run is either in `pending` or in the hands of
+    // `merge_pair`, which leaves its elements in the slice.
     unsafe {
         let merge = |left: Run, right: Run| merge_pair(v_ptr, buf_ptr, left, right, compare);
-        let mut stack: Vec<(Run, u32)> = Vec::new();
-        let mut runs = runs.into_iter();
-        let Some(mut current) = runs.next() else {
-            return;
-        };
         for next in runs {
+            let current = pending.current.take().expect("a current run");
             let power = node_power(len, current.start, next.start, next.end);
-            while let Some(&(top, top_power)) = stack.last() {
+            let mut current = current;
+            while let Some(&(top, top_power)) = pending.stack.last() {
                 if top_power <= power {
                     break;
                 }
-                stack.pop();
+                pending.stack.pop();
                 current = merge(top, current);
             }
-            stack.push((current, power));
-            current = next;
+            pending.stack.push((current, power));
+            pending.current = Some(next);
         }
-        while let Some((top, _)) = stack.pop() {
-            current = merge(top, current);
+        while let Some((top, _)) = pending.stack.pop() {
+            let current = pending.current.take().expect("a current run");
+            pending.current = Some(merge(top, current));
         }
-        if current.in_buf {
-            ptr::copy_nonoverlapping(buf_ptr.0, v_ptr.0, len);
+    }
+    // Dropping `pending` copies the last run into the slice if it is in the
+    // buffer.
+}
+
+/// The runs of [`merge_runs`] that no merge holds: dropped, it copies those
+/// whose sorted elements are in the buffer back into the slice (their places
+/// there hold the same elements, in another order). A comparator may have
+/// changed the buffer's copies through a shared reference, so those are the
+/// ones the slice must end with, also when a later comparison panics.
+struct Pending<T> {
+    v: SendPtr<T>,
+    buf: SendPtr<T>,
+    stack: Vec<(Run, u32)>,
+    current: Option<Run>,
+}
+
+impl<T> Drop for Pending<T> {
+    fn drop(&mut self) {
+        let runs = self.stack.iter().map(|&(run, _)| run).chain(self.current);
+        for run in runs.filter(|run| run.in_buf) {
+            // SAFETY: the run's range is in bounds of both allocations, which
+            // do not overlap, and the slice's places hold the same elements as
+            // the buffer's: the copy overwrites stale copies only.
+            unsafe {
+                ptr::copy_nonoverlapping(
+                    self.buf.0.add(run.start),
+                    self.v.0.add(run.start),
+                    run.end - run.start,
+                );
+            }
         }
+    }
+}
+
+/// Copies `len` elements from `from` to `to` when dropped: the slice gets the
+/// buffer's copies back if a comparison of them panics.
+struct CopyBack<T> {
+    from: *const T,
+    to: *mut T,
+    len: usize,
+}
+
+impl<T> Drop for CopyBack<T> {
+    fn drop(&mut self) {
+        // SAFETY: the creator's promise: `from` and `to` hold `len` places
+        // each, apart, and `to`'s hold stale copies of `from`'s elements.
+        unsafe { ptr::copy_nonoverlapping(self.from, self.to, self.len) };
     }
 }
 
@@ -285,7 +343,16 @@ where
         }
         let src_in_buf = left.in_buf && right.in_buf;
         let src = at(src_in_buf, 0);
-        if !is_less(compare, &*src.add(mid).0, &*src.add(mid - 1).0) {
+        // A panic in the comparison of two elements of the buffer leaves the
+        // runs' changed copies there: `back` moves them into the slice.
+        let back = src_in_buf.then(|| CopyBack {
+            from: buf.add(start).0,
+            to: v.add(start).0,
+            len: end - start,
+        });
+        let in_order = !is_less(compare, &*src.add(mid).0, &*src.add(mid - 1).0);
+        std::mem::forget(back);
+        if in_order {
             return Run {
                 start,
                 end,

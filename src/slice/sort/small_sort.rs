@@ -95,11 +95,7 @@ where
 {
     let len = v.len();
     if blocks_suit::<T>() && len >= 8 {
-        assert!(len <= SMALL_SORT_MAX, "a piece for the small sort");
-        let mut buf = MaybeUninit::<[T; SMALL_SORT_MAX]>::uninit();
-        // SAFETY: the buffer has room for `SMALL_SORT_MAX >= len` elements, is
-        // apart from `v`, and owns nothing (nothing in it is ever dropped).
-        unsafe { stable_small_sort(v, buf.as_mut_ptr().cast::<T>(), compare) };
+        blocks_small_sort(v, compare);
         return;
     }
     if size_of::<T>() > NETWORK_MAX_SIZE || len < 8 {
@@ -110,6 +106,33 @@ where
         network_for_length(v, compare);
         return;
     }
+    networks_and_merge(v, compare);
+}
+
+/// The small sort of a piece of elements of 33 to 128 bytes: the stable
+/// quicksort's, through a buffer on the stack. Its own function, as is
+/// [`networks_and_merge`], so that only a call reserves its buffer on the
+/// stack: a build without optimisations reserves every buffer of a function
+/// in its frame, taken or not, and two of 32 elements of 128 KiB each
+/// overflowed a thread's stack there.
+fn blocks_small_sort<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    assert!(v.len() <= SMALL_SORT_MAX, "a piece for the small sort");
+    let mut buf = MaybeUninit::<[T; SMALL_SORT_MAX]>::uninit();
+    // SAFETY: the buffer has room for `SMALL_SORT_MAX >= len` elements, is
+    // apart from `v`, and owns nothing (nothing in it is ever dropped).
+    unsafe { stable_small_sort(v, buf.as_mut_ptr().cast::<T>(), compare) };
+}
+
+/// Sorts a piece of 17 to 32 one-word elements: each half by its network,
+/// then the halves merged back through a buffer on the stack.
+fn networks_and_merge<T, F>(v: &mut [T], compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let len = v.len();
     assert!(len <= SMALL_SORT_MAX, "a piece for the small sort");
     let half = len / 2;
     let (front, back) = v.split_at_mut(half);
@@ -122,7 +145,7 @@ where
     // receives bitwise copies of both sorted halves; the merge moves them
     // back into `v`, and its guard moves what it has not merged if the
     // comparator panics or contradicts itself, so `v` holds every element
-    // once.
+    // once, as the merge compared it.
     unsafe {
         ptr::copy_nonoverlapping(v.as_ptr(), buf, len);
         merge_halves_into(buf, len, v.as_mut_ptr(), compare);

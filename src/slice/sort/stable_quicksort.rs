@@ -353,13 +353,15 @@ where
 /// one, and the halves are merged back into `v` ([`merge_halves_into`]). The
 /// networks and merges choose without branches; the insertions branch on
 /// every answer, and random input mispredicts about half of those, so they
-/// are kept few (10^5 random `u64`s: 1.72 ms inserting all but four per
-/// half and merging in checked rounds, 1.56 ms with the eight; std's stable
-/// sort 1.28 ms).
+/// are kept few (see `docs/benchmarks.md`, the small sorts).
 ///
-/// Panic safety: until the merge `v` is only read; the merge into `v` fills
-/// places whose elements the buffer holds, and moves them back if the
-/// comparator panics or contradicts itself.
+/// Panic safety: the comparator looks at the copies in the buffer once they
+/// are there, so those are the elements `v` must end with (a comparator may
+/// change them through a shared reference). A guard ([`Taken`]) copies each
+/// half's sorted part of the buffer back over its places in `v` (which hold
+/// the same elements) if the comparator panics; the element being inserted
+/// is held by a [`Hole`] that puts it into the buffer first. The merge back
+/// into `v` has a guard of its own.
 ///
 /// # Safety
 /// `buf` has room for `v.len()` elements and does not overlap `v`.
@@ -374,35 +376,105 @@ where
     }
     let half = len / 2;
     let src = v.as_mut_ptr();
+    let mut taken = Taken {
+        src,
+        buf,
+        half,
+        filled: [0, 0],
+    };
     // SAFETY: both halves hold at least four elements; every place read is in
-    // `v` and every place written in the first `len` places of `buf`.
+    // `v` and every place written in the first `len` places of `buf`. Each
+    // half's first `filled` places of the buffer hold, sorted, the elements
+    // of its first `filled` places of `v` (see `Taken`), and `filled` grows
+    // only once they do, or once a merge whose guard fills them is called.
     unsafe {
-        for (start, end) in [(0, half), (half, len)] {
+        for (h, (start, end)) in [(0, half), (half, len)].into_iter().enumerate() {
             let run = buf.add(start);
             let sorted = if end - start >= 8 && size_of::<T>() <= 128 {
-                let mut fours = std::mem::MaybeUninit::<[T; 8]>::uninit();
-                let fours = fours.as_mut_ptr().cast::<T>();
-                sort4_into(src.add(start), fours, compare);
-                sort4_into(src.add(start + 4), fours.add(4), compare);
-                merge_halves_into(fours, 8, run, compare);
+                sort8_into(src.add(start), run, &mut taken.filled[h], compare);
                 8
             } else {
                 sort4_into(src.add(start), run, compare);
                 4
             };
+            taken.filled[h] = sorted;
             for i in sorted..end - start {
-                let x = src.add(start + i);
-                // Shift the greater elements of the run up, then put `x` in
-                // the place left: after those not greater (stable).
-                let mut hole = i;
-                while hole > 0 && is_less(compare, &*x, &*run.add(hole - 1)) {
-                    ptr::copy_nonoverlapping(run.add(hole - 1), run.add(hole), 1);
-                    hole -= 1;
+                // The element moves into the run now: if the comparator
+                // panics, the hole's drop puts it where the insertion got to,
+                // then `taken`'s drop moves the run, it included, into `v`.
+                taken.filled[h] = i + 1;
+                let mut hole = Hole {
+                    element: ManuallyDrop::new(ptr::read(src.add(start + i))),
+                    dest: run.add(i),
+                };
+                // Shift the greater elements of the run up, then put the
+                // element in the place left: after those not greater (stable).
+                let mut j = i;
+                while j > 0 && is_less(compare, &hole.element, &*run.add(j - 1)) {
+                    ptr::copy_nonoverlapping(run.add(j - 1), run.add(j), 1);
+                    j -= 1;
+                    hole.dest = run.add(j);
                 }
-                ptr::copy_nonoverlapping(x, run.add(hole), 1);
             }
         }
+        // The merge's own guard fills `v` whatever happens.
+        taken.filled = [0, 0];
         merge_halves_into(buf, len, src, compare);
+    }
+}
+
+/// Sorts the eight elements at `src` stably into `dst`: two networks of four
+/// into a buffer on the stack, merged into `dst`. Sets `*filled` to 8 just
+/// before the merge, whose guard fills `dst` also if the comparator panics.
+/// Its own function, so that only a call reserves the buffer on the stack
+/// (the caller's frame would reserve it for every element size in a build
+/// without optimisations).
+///
+/// # Safety
+/// `src` holds eight elements; `dst` has room for eight and does not overlap
+/// `src`.
+unsafe fn sort8_into<T, F>(src: *const T, dst: *mut T, filled: &mut usize, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    let mut fours = std::mem::MaybeUninit::<[T; 8]>::uninit();
+    let fours = fours.as_mut_ptr().cast::<T>();
+    // SAFETY: the networks read `src`'s eight places and write the stack
+    // buffer's, which the merge reads; the merge writes `dst`'s eight. The
+    // networks compare `src`'s elements, so until the merge those are the
+    // elements to keep.
+    unsafe {
+        sort4_into(src, fours, compare);
+        sort4_into(src.add(4), fours.add(4), compare);
+        *filled = 8;
+        merge_halves_into(fours, 8, dst, compare);
+    }
+}
+
+/// The halves of [`small_sort`] being sorted into the buffer: the first
+/// `filled[h]` places of half `h` in `buf` hold the elements of its first
+/// `filled[h]` places in `src`, sorted, and possibly changed by the
+/// comparator. Dropped, it copies them back over `src`'s places.
+struct Taken<T> {
+    src: *mut T,
+    buf: *mut T,
+    half: usize,
+    filled: [usize; 2],
+}
+
+impl<T> Drop for Taken<T> {
+    fn drop(&mut self) {
+        // SAFETY: each range is within its half of both allocations, which do
+        // not overlap, and `src`'s places hold stale copies of the same
+        // elements (`Taken`'s invariant).
+        unsafe {
+            ptr::copy_nonoverlapping(self.buf, self.src, self.filled[0]);
+            ptr::copy_nonoverlapping(
+                self.buf.add(self.half),
+                self.src.add(self.half),
+                self.filled[1],
+            );
+        }
     }
 }
 
