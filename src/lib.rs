@@ -52,6 +52,7 @@
 //! queues. `docs/architecture.md` in the repository says what each layer promises.
 
 #![deny(unsafe_op_in_unsafe_fn)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 // docs.rs builds with `--cfg docsrs`: items behind a cargo feature say which.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

@@ -89,6 +89,8 @@ impl<T, const S: usize> Block<T, S> {
         // SAFETY: `i < S` (every index the protocol uses is below its block's size), and
         // exclusive access to the slot, by the caller's contract.
         let slot = unsafe { self.slots.get_unchecked(i) };
+        // SAFETY: the slot is the caller's alone (as above); writing a `MaybeUninit`
+        // drops nothing.
         slot.with_mut(|p| unsafe { (*p).write(value) });
     }
 
@@ -103,6 +105,8 @@ impl<T, const S: usize> Block<T, S> {
         // SAFETY: `i < S` (as in `write`); the slot holds a value and the caller is its
         // only reader.
         let slot = unsafe { self.slots.get_unchecked(i) };
+        // SAFETY: the slot holds an initialised value (the caller's contract), which this
+        // read moves out; nobody reads it again.
         slot.with(|p| unsafe { (*p).assume_init_read() })
     }
 }

@@ -131,8 +131,8 @@ unsafe fn recurse<T, F>(
         // A pivot not greater than the floor (or the floor itself) equals it.
         let mut equal = floor.is_some_and(|f| f == pivot || !is_less(compare, &v[f], &v[pivot]));
         if !equal {
-            // SAFETY: `buf` has room for `v` (the caller's contract).
             let track = floor.filter(|_| seen_equal);
+            // SAFETY: `buf` has room for `v` (the caller's contract).
             let (n_less, new_pivot, new_floor) = unsafe {
                 stable_partition(v, buf, pivot, false, track, |x, p| is_less(compare, x, p))
             };
