@@ -15,7 +15,7 @@ export RUSTDOCFLAGS="-Zsanitizer=address"
 export CARGO_TARGET_DIR="${ASAN_TARGET_DIR:-target/asan}"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
 export LSAN_OPTIONS="suppressions=$PWD/ci/lsan.supp:print_suppressions=0"
-tests=(pool_api pool_join pool_panic pool_lifecycle shares_public iter_collect_panics sort_panic faults)
+tests=(pool_api pool_join pool_panic pool_lifecycle shares_public iter_collect_panics sort_panic sort_soundness alloc faults)
 args=()
 for t in "${tests[@]}"; do args+=(--test "$t"); done
 # The two fault tests that lower a child's address-space limit cannot run under ASan,

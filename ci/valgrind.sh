@@ -43,7 +43,9 @@ memcheck() {
 }
 
 # The pool (join, scope, spawn, broadcast, panics, life cycle), the shares, panic
-# safety of collect, the fault tests (their child processes run natively), and the
+# safety of collect, the fault tests (their child processes run natively), parallel
+# sorts of elements owning boxes that a comparator replaces (a lost change would leave a
+# stale copy owning a freed box, which memcheck reports at its first read), and the
 # soak with smaller inputs (its sorts cover panic safety of sorts with tracked items).
 # tests/sort_panic.rs would also need a suppression: it leaks one probe per input on
 # purpose (Box::leak for a 'static borrow), which memcheck rightly calls lost.
@@ -54,6 +56,7 @@ memcheck pool_lifecycle
 memcheck shares_public
 memcheck iter_collect_panics
 memcheck faults
+memcheck sort_soundness --exact boxed_elements_in_parallel_sorts
 PRORATA_SOAK_SECS="${VALGRIND_SOAK_SECS:-20}" PRORATA_SOAK_MAX_LEN=20000 \
   PRORATA_SOAK_DEADLINE=600 memcheck soak --ignored --nocapture
 echo "valgrind: no invalid access, nothing definitely lost"

@@ -85,7 +85,9 @@ impl<T> Drop for Hole<T> {
 }
 
 /// Moves the last element of `v` left into place; `v[..len - 1]` is sorted.
-fn insert_tail<T, F>(v: &mut [T], compare: &F)
+/// The element is compared where it is first, then in the [`Hole`] that puts
+/// it back on every exit.
+pub(super) fn insert_tail<T, F>(v: &mut [T], compare: &F)
 where
     F: Fn(&T, &T) -> Ordering,
 {
@@ -118,14 +120,19 @@ where
             element: ManuallyDrop::new(ptr::read(base.add(last))),
             dest: base.add(last),
         };
+        // The element is less than the one before it (checked above): each
+        // step moves that one right, then compares with the next.
         let mut i = last;
-        while i > 0 && is_less(compare, &hole.element, &*base.add(i - 1)) {
+        loop {
             if !may_move() {
                 return false;
             }
             ptr::copy_nonoverlapping(base.add(i - 1), base.add(i), 1);
             i -= 1;
             hole.dest = base.add(i);
+            if i == 0 || !is_less(compare, &hole.element, &*base.add(i - 1)) {
+                break;
+            }
         }
     }
     true

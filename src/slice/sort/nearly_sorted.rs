@@ -184,8 +184,10 @@ where
             element: ManuallyDrop::new(ptr::read(base)),
             dest: base,
         };
+        // The next element is less (checked above): each step moves it left,
+        // then compares with the one after.
         let mut i = 0;
-        while i + 1 < len && is_less(compare, &*base.add(i + 1), &hole.element) {
+        loop {
             if *budget == 0 {
                 return false;
             }
@@ -193,6 +195,9 @@ where
             ptr::copy_nonoverlapping(base.add(i + 1), base.add(i), 1);
             i += 1;
             hole.dest = base.add(i);
+            if i + 1 == len || !is_less(compare, &*base.add(i + 1), &hole.element) {
+                break;
+            }
         }
     }
     true

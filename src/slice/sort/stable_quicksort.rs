@@ -34,7 +34,8 @@ use std::cmp::Ordering;
 use std::mem::ManuallyDrop;
 use std::ptr;
 
-use super::insertion::{Hole, insertion_sort};
+use super::frozen::is_frozen;
+use super::insertion::{Hole, insert_tail, insertion_sort};
 use super::is_less;
 use super::merge_sort::seq_merge_sort_with;
 use super::par_merge::merge_halves_into;
@@ -358,10 +359,11 @@ where
 /// Panic safety: the comparator looks at the copies in the buffer once they
 /// are there, so those are the elements `v` must end with (a comparator may
 /// change them through a shared reference). A guard ([`Taken`]) copies each
-/// half's sorted part of the buffer back over its places in `v` (which hold
-/// the same elements) if the comparator panics; the element being inserted
-/// is held by a [`Hole`] that puts it into the buffer first. The merge back
-/// into `v` has a guard of its own.
+/// half's part of the buffer back over its places in `v` (which hold the same
+/// elements) if the comparator panics; the insertion's own guard first puts
+/// the element it holds back into the buffer. The merge back into `v` has a
+/// guard of its own. Types no comparator can change ([`is_frozen`]) need no
+/// guard: a panic leaves `v`, which is only read, whole.
 ///
 /// # Safety
 /// `buf` has room for `v.len()` elements and does not overlap `v`.
@@ -384,9 +386,10 @@ where
     };
     // SAFETY: both halves hold at least four elements; every place read is in
     // `v` and every place written in the first `len` places of `buf`. Each
-    // half's first `filled` places of the buffer hold, sorted, the elements
-    // of its first `filled` places of `v` (see `Taken`), and `filled` grows
-    // only once they do, or once a merge whose guard fills them is called.
+    // half's first `filled` places of the buffer hold the elements of its
+    // first `filled` places of `v` (see `Taken`), and `filled` grows only once
+    // they do, or once a merge whose guard fills them is called; the
+    // insertions move elements within that range only.
     unsafe {
         for (h, (start, end)) in [(0, half), (half, len)].into_iter().enumerate() {
             let run = buf.add(start);
@@ -397,29 +400,54 @@ where
                 sort4_into(src.add(start), run, compare);
                 4
             };
-            taken.filled[h] = sorted;
-            for i in sorted..end - start {
-                // The element moves into the run now: if the comparator
-                // panics, the hole's drop puts it where the insertion got to,
-                // then `taken`'s drop moves the run, it included, into `v`.
-                taken.filled[h] = i + 1;
-                let mut hole = Hole {
-                    element: ManuallyDrop::new(ptr::read(src.add(start + i))),
-                    dest: run.add(i),
-                };
-                // Shift the greater elements of the run up, then put the
-                // element in the place left: after those not greater (stable).
-                let mut j = i;
-                while j > 0 && is_less(compare, &hole.element, &*run.add(j - 1)) {
-                    ptr::copy_nonoverlapping(run.add(j - 1), run.add(j), 1);
-                    j -= 1;
-                    hole.dest = run.add(j);
+            let n = end - start;
+            if is_frozen::<T>() {
+                // No comparator can change an element of `T`: the buffer's
+                // copies stay equal to `v`'s elements, which nothing writes
+                // before the merge, so a panic leaves `v` whole as it is.
+                taken.filled[h] = 0;
+                for i in sorted..n {
+                    insert_copy(src.add(start + i), run, i, compare);
+                }
+            } else {
+                // The rest of the half joins the run in the buffer at once,
+                // and is inserted there: the comparator then sees only the
+                // buffer's copies, which `taken` moves back into `v` if it
+                // panics.
+                ptr::copy_nonoverlapping(src.add(start + sorted), run.add(sorted), n - sorted);
+                taken.filled[h] = n;
+                for i in sorted..n {
+                    insert_tail(std::slice::from_raw_parts_mut(run, i + 1), compare);
                 }
             }
         }
         // The merge's own guard fills `v` whatever happens.
         taken.filled = [0, 0];
         merge_halves_into(buf, len, src, compare);
+    }
+}
+
+/// Copies the element at `x` into the sorted `run[..i]`, after those not
+/// greater (stable), shifting the greater ones up: `run[..=i]` is then
+/// sorted. For types no comparator can change ([`is_frozen`]): a panic leaves
+/// `run` with an element twice and another lost, which only a caller that
+/// never moves `run` back may allow.
+///
+/// # Safety
+/// `x` is an element outside `run`, which has room for `i + 1` and holds `i`.
+#[inline(always)]
+unsafe fn insert_copy<T, F>(x: *const T, run: *mut T, i: usize, compare: &F)
+where
+    F: Fn(&T, &T) -> Ordering,
+{
+    // SAFETY: every place touched is in `run[..=i]` (the caller's contract).
+    unsafe {
+        let mut hole = i;
+        while hole > 0 && is_less(compare, &*x, &*run.add(hole - 1)) {
+            ptr::copy_nonoverlapping(run.add(hole - 1), run.add(hole), 1);
+            hole -= 1;
+        }
+        ptr::copy_nonoverlapping(x, run.add(hole), 1);
     }
 }
 
@@ -453,7 +481,7 @@ where
 
 /// The halves of [`small_sort`] being sorted into the buffer: the first
 /// `filled[h]` places of half `h` in `buf` hold the elements of its first
-/// `filled[h]` places in `src`, sorted, and possibly changed by the
+/// `filled[h]` places in `src`, in some order, possibly changed by the
 /// comparator. Dropped, it copies them back over `src`'s places.
 struct Taken<T> {
     src: *mut T,
