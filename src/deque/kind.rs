@@ -41,10 +41,11 @@ pub enum DequeKind {
     /// An owner that does none of these (blocked in user code, say a `scope` body
     /// waiting on a channel that its last `spawn` sends to) loses its jobs to idle
     /// workers, which rob them one by one after searching for a while, paying for a
-    /// process-wide barrier each (Linux's `membarrier`; on a Linux kernel that refuses
-    /// it, the pool shows every job to thieves as it is pushed instead). So a program
-    /// that finishes with Chase-Lev finishes with BWoS, though a blocked owner's jobs
-    /// start later.
+    /// process-wide barrier each (Linux's `membarrier`, or fences where the kernel
+    /// refuses it). So a program that finishes with Chase-Lev finishes with BWoS,
+    /// though a blocked owner's jobs start later (except where the kernel starts
+    /// refusing `membarrier` while the owner is blocked already: it keeps them until it
+    /// returns to the pool).
     Bwos,
 }
 
