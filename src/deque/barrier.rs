@@ -19,10 +19,10 @@
 //!   thief's barrier interrupts every CPU that runs a thread of the process, the user's
 //!   own threads included (the global command, where the kernel has only that one);
 //! - fences: both sides issue a full fence, so every `join` pays one and no thief
-//!   interrupts anyone. Chosen with `PRORATA_BARRIER=fence`; taken on systems other
-//!   than Linux, and where the kernel (older than 4.3) or a sandbox (seccomp, gVisor)
-//!   refuses `membarrier` at the query or at the registration. No thief panics, nor
-//!   is the process registered.
+//!   interrupts anyone. Chosen with `ThreadPoolBuilder::thief_barrier` or
+//!   `PRORATA_BARRIER=fence`; taken on systems other than Linux, and where the kernel
+//!   (older than 4.3) or a sandbox (seccomp, gVisor) refuses `membarrier` at the query
+//!   or at the registration. No thief panics, nor is the process registered.
 //!
 //! # Refused later
 //!
@@ -230,6 +230,19 @@ fn decide(fences: Option<bool>) -> u8 {
 /// `PRORATA_BARRIER` asks for them, else what the kernel gives.
 pub(crate) fn init() {
     kind();
+}
+
+/// A pool's builder chose the barrier: `fences`, or `membarrier` where the kernel
+/// gives it. The first choice decides; fences asked for later switch the process to
+/// them (see the module's comment), and a later `membarrier` changes nothing.
+pub(crate) fn choose(fences: bool) {
+    let kind = match state::kind().load(Ordering::Acquire) {
+        UNDECIDED => decide(Some(fences)),
+        kind => kind,
+    };
+    if fences && kind != FENCES {
+        switch_to_fences();
+    }
 }
 
 /// From now on owners fence, and thieves claim from an owner only once it has said

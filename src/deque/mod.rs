@@ -26,7 +26,7 @@ mod kind;
 mod tests;
 
 pub(crate) use injector::Injector;
-pub use kind::DequeKind;
+pub use kind::{DequeKind, ThiefBarrier};
 
 /// The outcome of a steal attempt.
 #[derive(Debug)]
