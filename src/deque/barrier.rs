@@ -41,11 +41,13 @@
 //! that the kernel still grants (a filter may cover some threads only), else not at all:
 //! the owner publishes when asked, at its next join or safe point. So an owner already
 //! blocked in user code when the refusal comes keeps its pending frames and private
-//! slots until it returns. Nothing switches back.
+//! slots until it returns. A builder that asks for fences once the barrier was decided
+//! as `membarrier` switches the process the same way ([`choose`]). Nothing switches
+//! back.
 //!
 //! Under loom the barrier starts as fences (both sides a full fence, so the models check
 //! the protocol itself); a model may start it as a `membarrier` that the kernel refuses
-//! ([`loom_refused_membarrier`]), which checks the switch: a compiler fence is no fence
+//! (`loom_refused_membarrier`), which checks the switch: a compiler fence is no fence
 //! to loom.
 
 use std::sync::atomic::compiler_fence;
@@ -109,10 +111,12 @@ mod state {
         switched: AtomicBool,
     }
 
+    // Decided as fences from the start, as a pool decides before its owners run
+    // (the models make owners without a pool).
     loom::lazy_static! {
         static ref STATE: State = State {
-            kind: AtomicU8::new(super::UNDECIDED),
-            owner_fences: AtomicBool::new(false),
+            kind: AtomicU8::new(super::FENCES),
+            owner_fences: AtomicBool::new(true),
             switched: AtomicBool::new(false),
         };
     }
