@@ -419,7 +419,8 @@ impl<S> ThreadPoolBuilder<S> {
     /// The barrier is the process's, not the pool's: every worker's `join` reads one
     /// setting. The first pool built in the process (this builder's [`build`](Self::build)
     /// or [`build_global`](Self::build_global), or the global pool started on first use)
-    /// decides it, and registers the process for `membarrier` unless it chose fences.
+    /// decides it and, unless it chose fences, registers the process for `membarrier`
+    /// (where the kernel allows it; where it does not, the process uses fences).
     /// A pool built later with [`ThiefBarrier::Fence`] switches the whole process to
     /// fences from then on: the workers of pools already running fence at their next
     /// `join`, and thieves claim from each of them again once it has reached a `join`
