@@ -61,9 +61,9 @@ pub mod iter;
 mod pool;
 pub mod prelude;
 
-pub use deque::DequeKind;
 #[doc(hidden)]
 pub use deque::bench as deque_bench;
+pub use deque::{DequeKind, ThiefBarrier};
 pub use pool::*;
 
 /// Parallel iterators over ranges (`(a..b).into_par_iter()`).

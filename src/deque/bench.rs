@@ -13,16 +13,16 @@ use super::{DequeKind, Local, Steal, Stealer, barrier};
 /// ```
 pub fn process_barrier() {
     barrier::init();
-    barrier::heavy();
+    barrier::heavy(&barrier::Owner::new());
 }
 
 /// Which barrier thieves pay in this process (hidden): `membarrier`,
-/// `membarrier (global)`, `fence` (`PRORATA_BARRIER=fence`, or not Linux) or `none`
-/// (the kernel refuses `membarrier`: thieves do not claim).
+/// `membarrier (global)` or `fence` (chosen on a builder or with
+/// `PRORATA_BARRIER=fence`, not Linux, or the kernel refuses `membarrier`).
 ///
 /// ```
 /// let name = prorata::deque_bench::barrier_name();
-/// assert!(["membarrier", "membarrier (global)", "fence", "none"].contains(&name));
+/// assert!(["membarrier", "membarrier (global)", "fence"].contains(&name));
 /// ```
 pub fn barrier_name() -> &'static str {
     barrier::name()

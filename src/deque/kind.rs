@@ -9,12 +9,8 @@
 /// computes: both deques give the owner its newest job and thieves the oldest.
 ///
 /// Either way, a thief that takes a job its owner has not yet offered (a pending
-/// `join` half, a BWoS slot) pays a process-wide barrier on Linux (`membarrier`, which
-/// interrupts every core running a thread of the process) so that owners pay no fence.
-/// With `PRORATA_BARRIER=fence` in the environment (read once, before the first pool
-/// runs) both sides use an ordinary fence instead: each `join` costs a fence and no
-/// thief interrupts the other cores, the better trade on machines with many busy
-/// workers and frequent steals.
+/// `join` half, a BWoS slot) pays a process-wide barrier so that owners pay no fence
+/// (see [`ThiefBarrier`]).
 ///
 /// ```
 /// use prorata::{DequeKind, ThreadPoolBuilder};
@@ -40,12 +36,55 @@ pub enum DequeKind {
     ///
     /// An owner that does none of these (blocked in user code, say a `scope` body
     /// waiting on a channel that its last `spawn` sends to) loses its jobs to idle
-    /// workers, which rob them one by one after searching for a while, paying for a
-    /// process-wide barrier each (Linux's `membarrier`; on a Linux kernel that refuses
-    /// it, the pool shows every job to thieves as it is pushed instead). So a program
-    /// that finishes with Chase-Lev finishes with BWoS, though a blocked owner's jobs
-    /// start later.
+    /// workers, which rob them one by one after searching for a while, paying for the
+    /// [thieves' barrier](ThiefBarrier) each. So a program that finishes with Chase-Lev
+    /// finishes with BWoS, though a blocked owner's jobs start later. (Except where
+    /// the kernel starts refusing `membarrier` while the owner is already blocked: see
+    /// [`ThiefBarrier::Membarrier`].)
     Bwos,
+}
+
+/// The barrier a thief pays when it takes a job that its owner has not offered yet: the
+/// pending second half of a `join` (the owner keeps it off its deque until a thief
+/// asks), or a job that a [`DequeKind::Bwos`] deque keeps private. Owner and thief each
+/// store, then read what the other stored, so each side needs a store-load barrier. The
+/// owner does this at every `join`, a thief rarely: chosen with
+/// [`ThreadPoolBuilder::thief_barrier`](crate::ThreadPoolBuilder::thief_barrier) or
+/// `PRORATA_BARRIER=fence`, for the whole process (the first pool built decides).
+///
+/// The choice changes what a `join` and a claim cost, never what a program computes.
+///
+/// ```
+/// use prorata::ThiefBarrier;
+///
+/// assert_eq!(ThiefBarrier::default(), ThiefBarrier::Membarrier);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ThiefBarrier {
+    /// The owner pays a compiler fence only, and the thief a process-wide barrier:
+    /// Linux's `membarrier`. The first pool registers the process for its private
+    /// expedited command (`MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED`); from then on
+    /// each thief's barrier makes the kernel interrupt every CPU that is running a
+    /// thread of the process, the program's own threads included (several
+    /// microseconds of the thief's time on a large machine, and an interrupt for each
+    /// of those CPUs; see `docs/scaling.md`). The best trade while thieves claim
+    /// rarely, which is what the pool is built for.
+    ///
+    /// Where there is no `membarrier` (not Linux; a kernel older than 4.3; a sandbox,
+    /// such as a seccomp profile or gVisor, that refuses the query or the
+    /// registration), the process uses [`Fence`](Self::Fence). Where the kernel starts
+    /// refusing it later (a seccomp filter installed while pools run), no thief
+    /// panics: the thief whose barrier was refused gives up what it was taking, the
+    /// process switches to fences, and thieves take from each worker again once it
+    /// has reached a `join` or a safe point. A worker already blocked in user code at
+    /// that moment keeps its unoffered jobs until it gets there.
+    #[default]
+    Membarrier,
+    /// Both sides pay an ordinary full fence: every `join` costs one (tens of cycles
+    /// on x86) and no thief interrupts other CPUs. The better trade on machines with
+    /// many busy workers and frequent steals (see `docs/scaling.md`), or where other
+    /// threads of the process must not be interrupted.
+    Fence,
 }
 
 /// The environment variable read when the builder was not told which deque to use.

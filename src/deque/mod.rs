@@ -26,7 +26,7 @@ mod kind;
 mod tests;
 
 pub(crate) use injector::Injector;
-pub use kind::DequeKind;
+pub use kind::{DequeKind, ThiefBarrier};
 
 /// The outcome of a steal attempt.
 #[derive(Debug)]
@@ -171,11 +171,12 @@ impl<T> Stealer<T> {
 
     /// Takes the oldest job its owner keeps private (with BWoS; Chase-Lev keeps none),
     /// for a thief that found nothing else for a while: its owner may be blocked in
-    /// user code until that job runs. Costs a process-wide barrier.
-    pub(crate) fn rob(&self) -> Option<T> {
+    /// user code until that job runs. Costs a process-wide barrier; `owner` is the
+    /// owner's word for it (see `barrier.rs`).
+    pub(crate) fn rob(&self, owner: &barrier::Owner) -> Option<T> {
         match self {
             Stealer::ChaseLev(_) => None,
-            Stealer::Bwos(s) => s.rob(),
+            Stealer::Bwos(s) => s.rob(owner),
         }
     }
 

@@ -14,7 +14,7 @@ use super::thread_builder::{CustomSpawn, DefaultSpawn, ThreadBuilder, ThreadSpaw
 use super::thread_pool::ThreadPool;
 use super::unwind;
 use super::worker::WorkerThread;
-use crate::deque::{DequeKind, Local};
+use crate::deque::{DequeKind, Local, ThiefBarrier};
 
 /// Builds a [`ThreadPool`] (or the global pool).
 ///
@@ -43,6 +43,9 @@ struct Config {
     share_cores: Option<usize>,
     /// The workers' deques; `None`: `PRORATA_DEQUE`, else the default.
     deque: Option<DequeKind>,
+    /// The thieves' barrier (the process's); `None`: `PRORATA_BARRIER`, else the
+    /// default.
+    thief_barrier: Option<ThiefBarrier>,
     /// Rayon's deprecated `breadth_first`: each worker takes its own oldest job first.
     breadth_first: bool,
     root_tickets: Option<u32>,
@@ -75,6 +78,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("share_quantum", &c.share_quantum)
             .field("share_cores", &c.share_cores)
             .field("deque", &c.deque)
+            .field("thief_barrier", &c.thief_barrier)
             .field("breadth_first", &c.breadth_first)
             .field("root_tickets", &c.root_tickets)
             .finish_non_exhaustive()
@@ -406,6 +410,54 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// The barrier a thief pays when it takes a job that its owner has not offered yet
+    /// (the pending second half of a `join`, a job a BWoS deque keeps private): see
+    /// [`ThiefBarrier`]. Without this call, `PRORATA_BARRIER=fence` in the environment
+    /// (any case) asks for [`ThiefBarrier::Fence`], else it is
+    /// [`ThiefBarrier::Membarrier`].
+    ///
+    /// The barrier is the process's, not the pool's: every worker's `join` reads one
+    /// setting. The first pool built in the process (this builder's [`build`](Self::build)
+    /// or [`build_global`](Self::build_global), or the global pool started on first use)
+    /// decides it and, unless it chose fences, registers the process for `membarrier`
+    /// (where the kernel allows it; where it does not, the process uses fences).
+    /// A pool built later with [`ThiefBarrier::Fence`] switches the whole process to
+    /// fences from then on: the workers of pools already running fence at their next
+    /// `join`, and thieves claim from each of them again once it has reached a `join`
+    /// or safe point. A pool built later with [`ThiefBarrier::Membarrier`] changes
+    /// nothing. Nothing switches back. A pool's shares use the process's barrier.
+    ///
+    /// ```
+    /// use prorata::{ThiefBarrier, ThreadPoolBuilder};
+    ///
+    /// // The first pool of this process: it never registers for `membarrier`, and
+    /// // no thief interrupts the other CPUs.
+    /// let pool = ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .thief_barrier(ThiefBarrier::Fence)
+    ///     .build()
+    ///     .unwrap();
+    /// # assert_eq!(prorata::deque_bench::barrier_name(), "fence");
+    /// assert_eq!(pool.join(|| 1, || 2), (1, 2));
+    /// ```
+    ///
+    /// The global pool, before its first use:
+    ///
+    /// ```
+    /// use prorata::{ThiefBarrier, ThreadPoolBuilder};
+    ///
+    /// ThreadPoolBuilder::new()
+    ///     .thief_barrier(ThiefBarrier::Fence)
+    ///     .build_global()
+    ///     .unwrap();
+    /// # assert_eq!(prorata::deque_bench::barrier_name(), "fence");
+    /// assert_eq!(prorata::join(|| 1, || 2), (1, 2));
+    /// ```
+    pub fn thief_barrier(mut self, barrier: ThiefBarrier) -> Self {
+        self.config.thief_barrier = Some(barrier);
+        self
+    }
+
     /// **Deprecated, as in Rayon**: a hint that each worker should run its own queued
     /// jobs oldest first (a breadth-first walk of a tree of spawns) instead of newest
     /// first. Thieves still take the oldest job. A worker's deque is then Chase-Lev's
@@ -573,6 +625,9 @@ impl<S> ThreadPoolBuilder<S> {
                 stack_size: self.config.stack_size,
             }
         });
+        if let Some(barrier) = self.config.thief_barrier {
+            crate::deque::barrier::choose(barrier == ThiefBarrier::Fence);
+        }
         let (registry, deques) = Registry::new(
             n,
             std::mem::take(&mut self.config.handlers),

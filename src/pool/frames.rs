@@ -217,9 +217,15 @@ impl FrameStack {
     }
 
     /// Thief: claims the oldest pending frame, unless the lock is busy or nothing is
-    /// pending; issues a process-wide barrier. `prepare` sees the job under the lock,
-    /// before the owner can learn that the frame is gone.
-    pub(crate) fn claim_oldest(&self, prepare: impl FnOnce(&JobRef)) -> Option<JobRef> {
+    /// pending; issues a process-wide barrier (a fence where `owner`, the stack's
+    /// owner, fences), and gives the claim up if there is none (see `barrier.rs`).
+    /// `prepare` sees the job under the lock, before the owner can learn that the
+    /// frame is gone.
+    pub(crate) fn claim_oldest(
+        &self,
+        owner: &barrier::Owner,
+        prepare: impl FnOnce(&JobRef),
+    ) -> Option<JobRef> {
         let _guard = self.lock.try_lock().ok()?;
         let bottom = self.bottom.load(Ordering::Relaxed);
         if bottom >= self.top.load(Ordering::Acquire) {
@@ -228,8 +234,10 @@ impl FrameStack {
         self.bottom.store(bottom + 1, Ordering::Relaxed);
         // Store-load order against `pop` (see `barrier.rs`): after it, either the owner
         // sees the claim when it takes the frame back, or its new top is visible here.
-        barrier::heavy();
-        if self.top.load(Ordering::Acquire) > bottom {
+        // Without it (refused) nothing is known of the owner: the claim is given up,
+        // as when the owner took the frame back first. Undoing it is safe: an owner
+        // that saw it waits for the lock in `pop_slow`, and then sees it undone.
+        if barrier::heavy(owner) && self.top.load(Ordering::Acquire) > bottom {
             // SAFETY: the frame is ours: the owner's `pop` of it comes after the barrier
             // and sees the claim, so it waits for this lock, and the entry it wrote
             // before raising `top` (release, acquired above) is not written again before
@@ -238,7 +246,7 @@ impl FrameStack {
             prepare(&job);
             Some(job)
         } else {
-            // The owner took it back first.
+            // The owner took it back first, or the barrier was refused.
             self.bottom.store(bottom, Ordering::Relaxed);
             None
         }

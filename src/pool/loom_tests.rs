@@ -13,6 +13,7 @@ use super::frames::FrameStack;
 use super::latch::{CoreLatch, Latch, LockLatch};
 use super::retire::Handoff;
 use super::sleep::{Sleep, Slept};
+use crate::deque::barrier;
 
 /// A worker waiting on a latch (the idle loop of `WorkerThread::wait_until`), with
 /// nothing else to do.
@@ -139,7 +140,9 @@ fn model_owner_and_thief(n: usize) {
         let thief = thread::spawn(move || {
             thief_frames
                 // SAFETY: written only here, read by the owner after the claim.
-                .claim_oldest(|_| thief_latch.with_mut(|l| unsafe { *l = 1 }))
+                .claim_oldest(&barrier::Owner::new(), |_| {
+                    thief_latch.with_mut(|l| unsafe { *l = 1 })
+                })
                 .map(|job| job.id())
         });
         let indices: Vec<usize> = (0..n).map(|i| push_frame(&frames, i)).collect();
@@ -186,7 +189,11 @@ fn loom_publication_and_claim_race() {
         let frames = Arc::new(FrameStack::new());
         let index = push_frame(&frames, 0);
         let thief_frames = Arc::clone(&frames);
-        let thief = thread::spawn(move || thief_frames.claim_oldest(|_| {}).is_some());
+        let thief = thread::spawn(move || {
+            thief_frames
+                .claim_oldest(&barrier::Owner::new(), |_| {})
+                .is_some()
+        });
         let published = frames.publish_oldest(|_| {}).is_some();
         let claimed = thief.join().unwrap();
         let inline = frames.pop(index);
@@ -195,6 +202,42 @@ fn loom_publication_and_claim_race() {
             1,
             "published {published}, claimed {claimed}, inline {inline}"
         );
+    });
+}
+
+/// The kernel refuses `membarrier` at a claim, after the owner took frames back with a
+/// compiler fence only (no fence to loom; see `deque/barrier.rs`): the thief gives the
+/// claim up and the process switches to fences. The owner records two frames, takes
+/// the newer back, says that it fences (as a worker does at a join's slow path or a
+/// request), and takes the older back, while a thief tries two claims: the second
+/// may succeed only after the owner's word. Every frame ends with exactly one of them.
+#[test]
+fn loom_a_refused_barrier_gives_the_claim_up() {
+    loom::model(|| {
+        barrier::loom_refused_membarrier();
+        let frames = Arc::new(FrameStack::new());
+        let word = Arc::new(barrier::Owner::new());
+        let (thief_frames, thief_word) = (Arc::clone(&frames), Arc::clone(&word));
+        let thief = thread::spawn(move || {
+            (0..2)
+                .filter_map(|_| thief_frames.claim_oldest(&thief_word, |_| {}))
+                .map(|job| job.id())
+                .collect::<Vec<_>>()
+        });
+        let older = push_frame(&frames, 0);
+        let newer = push_frame(&frames, 1);
+        let newer_inline = frames.pop(newer);
+        word.note();
+        let older_inline = frames.pop(older);
+        let claimed = thief.join().unwrap();
+        for (k, ran_inline) in [(0, older_inline), (1, newer_inline)] {
+            let by_thief = claimed.contains(&nop_job(k).id());
+            assert!(
+                ran_inline != by_thief,
+                "frame {k}: inline {ran_inline}, claimed {by_thief}"
+            );
+        }
+        assert!(!frames.has_pending());
     });
 }
 

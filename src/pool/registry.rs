@@ -15,7 +15,7 @@ use super::sleep::Sleep;
 use super::stats::WorkerCounters;
 use super::unwind;
 use super::worker::WorkerThread;
-use crate::deque::{DequeKind, Injector, Local, Steal, Stealer};
+use crate::deque::{DequeKind, Injector, Local, Steal, Stealer, barrier};
 
 /// A handler called with a worker's index (start and exit handlers).
 pub(crate) type IndexHandler = dyn Fn(usize) + Send + Sync;
@@ -38,6 +38,9 @@ pub(crate) struct ThreadInfo {
     pub(crate) flags: WorkerFlags,
     /// The worker's pending join frames (see `frames.rs`).
     pub(crate) frames: FrameStack,
+    /// The worker's word that it fences, after a switch to fences (see
+    /// `deque/barrier.rs`): thieves claim its frames and rob its deque only then.
+    pub(crate) barrier: barrier::Owner,
 }
 
 /// The handlers given to the builder.
@@ -92,7 +95,7 @@ impl Registry {
         breadth_first: bool,
         retire: Option<RetireSpec>,
     ) -> (Arc<Registry>, Vec<Local<JobRef>>) {
-        crate::deque::barrier::init();
+        barrier::init();
         let new_deque = || {
             if breadth_first {
                 Local::new_fifo()
@@ -111,6 +114,7 @@ impl Registry {
                     terminate: CoreLatch::new(),
                     flags: WorkerFlags::default(),
                     frames: FrameStack::new(),
+                    barrier: barrier::Owner::new(),
                 })
             })
             .collect();
@@ -308,12 +312,17 @@ impl Registry {
         }
     }
 
-    /// Takes injected jobs (a batch into `worker`'s deque) and returns one.
-    pub(crate) fn pop_injected_job(&self, worker: &Local<JobRef>) -> Option<JobRef> {
+    /// Takes injected jobs (a batch into `worker`'s deque, whose owner's word for the
+    /// barrier is `owner`) and returns one.
+    pub(crate) fn pop_injected_job(
+        &self,
+        worker: &Local<JobRef>,
+        owner: &barrier::Owner,
+    ) -> Option<JobRef> {
         loop {
             match self.injector.steal_batch_and_pop(worker) {
                 Steal::Success(job) => {
-                    if !crate::deque::barrier::thieves_may_claim() {
+                    if !owner.note() {
                         // As in `WorkerThread::push`: nobody could rob the batch.
                         worker.grant_all();
                     }
@@ -329,13 +338,11 @@ impl Registry {
     /// queued on any worker's deque, or pending in a worker's join frames that thieves
     /// may claim (the last check before sleeping).
     pub(crate) fn has_work(&self, index: usize) -> bool {
-        let claimable = crate::deque::barrier::thieves_may_claim();
         !self.injector.is_empty()
             || !self.thread_infos[index].broadcasts.is_empty()
-            || self
-                .thread_infos
-                .iter()
-                .any(|info| !info.stealer.is_empty() || (claimable && info.frames.has_pending()))
+            || self.thread_infos.iter().any(|info| {
+                !info.stealer.is_empty() || (info.frames.has_pending() && info.barrier.claimable())
+            })
     }
 
     /// Worker `thief` claims the oldest pending join frame of another worker, or else
@@ -343,25 +350,28 @@ impl Registry {
     /// (see `frames.rs`, `deque/bwos/stealer.rs`); the victim is asked to publish its
     /// next.
     pub(crate) fn claim_frame(&self, thief: usize, start: usize) -> Option<JobRef> {
-        if !crate::deque::barrier::thieves_may_claim() {
-            return None;
-        }
         let n = self.thread_infos.len();
         (start..n).chain(0..start).find_map(|victim| {
             if victim == thief {
                 return None;
             }
             let info = &self.thread_infos[victim];
+            if !info.barrier.claimable() {
+                // Since a switch to fences, until the victim's word (see
+                // `deque/barrier.rs`): it publishes when asked instead.
+                info.flags.raise_publish();
+                return None;
+            }
             let claimed = if info.frames.has_pending() {
                 // SAFETY: every job of a frame stack is a join's `StackJob`, whose latch
                 // comes first; it is being handed out under the stack's lock.
-                info.frames.claim_oldest(|job| unsafe {
+                info.frames.claim_oldest(&info.barrier, |job| unsafe {
                     SpinLatch::init(job.data().cast(), self, victim);
                 })
             } else {
                 None
             };
-            let job = claimed.or_else(|| info.stealer.rob())?;
+            let job = claimed.or_else(|| info.stealer.rob(&info.barrier))?;
             info.flags.raise_publish();
             Some(job)
         })

@@ -250,10 +250,11 @@ impl WorkerThread {
             // allocator may take one back for it now (see `shares::PoolShares`).
             self.registry.shares.workers_woken(announced.woken);
         }
-        if announced.idle || !crate::deque::barrier::thieves_may_claim() {
+        if announced.idle || !self.info().barrier.note() {
             // A worker is looking for work or asleep: a BWoS deque, which keeps a lone
             // job private, shows it this one now (Chase-Lev shows every job). Where
-            // idle workers cannot rob private jobs (no process-wide barrier), every job
+            // idle workers cannot rob private jobs (since a switch to fences, until
+            // this worker has said that it fences: see `deque/barrier.rs`), every job
             // is shown at once, so that an owner blocked in user code hides none.
             self.deque.grant_all();
         }
@@ -307,6 +308,10 @@ impl WorkerThread {
 
     /// Records a frame on the slow path.
     fn record_frame(&self, job: JobRef) -> usize {
+        // After a switch to fences, thieves claim this worker's frames once it says
+        // that it sees it (see `deque/barrier.rs`): at the first frame of each job, at
+        // least.
+        self.info().barrier.note();
         let frames = self.frames();
         if frames.is_full() {
             self.publish_all();
@@ -524,8 +529,10 @@ impl WorkerThread {
 
     /// Any job: own deque, then other workers', then the injector.
     pub(crate) fn find_work(&self) -> Option<JobRef> {
-        self.find_queued_work()
-            .or_else(|| self.registry.pop_injected_job(&self.deque))
+        self.find_queued_work().or_else(|| {
+            self.registry
+                .pop_injected_job(&self.deque, &self.info().barrier)
+        })
     }
 
     /// A job of this pool's running calls: own deque, then other workers'.
@@ -569,7 +576,8 @@ impl WorkerThread {
             if !long_job && now.duration_since(since) < INJECTED_AFTER {
                 return None;
             }
-            self.registry.pop_injected_job(&self.deque)
+            self.registry
+                .pop_injected_job(&self.deque, &self.info().barrier)
         })
     }
 
@@ -623,6 +631,8 @@ impl WorkerThread {
     #[cold]
     #[inline(never)]
     fn answer_requests(&self) {
+        // A thief that cannot claim from this worker (see `record_frame`) asks.
+        self.info().barrier.note();
         let requests = self.flags().take(self.high_water.get());
         if requests.publish() {
             // An idle thief asked: besides a pending frame, every queued job becomes

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)] // each test file uses a different part
 
+pub mod barrier;
 pub mod battery;
 pub mod cases;
 pub mod drops;

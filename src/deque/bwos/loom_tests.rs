@@ -9,7 +9,7 @@ use loom::sync::atomic::{AtomicBool, Ordering, fence};
 use loom::thread;
 
 use super::{Stealer, Worker};
-use crate::deque::Steal;
+use crate::deque::{Steal, barrier};
 
 /// One steal attempt that retries lost races (a thief of the pool does the same).
 fn steal_once<const S: usize>(stealer: &Stealer<u32, S>) -> Option<u32> {
@@ -293,10 +293,25 @@ fn start_robber<const S: usize>(
     steals: usize,
     robs: usize,
 ) -> thread::JoinHandle<Vec<u32>> {
+    start_robber_of(
+        worker,
+        steals,
+        robs,
+        loom::sync::Arc::new(barrier::Owner::new()),
+    )
+}
+
+/// As [`start_robber`], with `word` the owner's word for the barrier.
+fn start_robber_of<const S: usize>(
+    worker: &Worker<u32, S>,
+    steals: usize,
+    robs: usize,
+    word: loom::sync::Arc<barrier::Owner>,
+) -> thread::JoinHandle<Vec<u32>> {
     let stealer = worker.stealer();
     thread::spawn(move || {
         let stolen = (0..steals).filter_map(|_| steal_once(&stealer));
-        let robbed = (0..robs).filter_map(|_| stealer.rob());
+        let robbed = (0..robs).filter_map(|_| stealer.rob(&word));
         stolen.chain(robbed).collect()
     })
 }
@@ -371,5 +386,30 @@ fn loom_blocked_owner_is_robbed_of_everything() {
         assert_eq!(worker.pop(), None);
         worker.push(3);
         assert_eq!(worker.pop(), Some(3));
+    });
+}
+
+/// The kernel refuses `membarrier` at a robbery, after the owner popped with a compiler
+/// fence only (no fence to loom; see `deque/barrier.rs`): the robber takes nothing and
+/// puts the flag back, and the process switches to fences. The owner pops, says that it
+/// fences (as the pool's worker does at its slow paths), and pops the rest, while the
+/// robber tries twice: its second robbery works only after the owner's word. Every
+/// value is taken once.
+#[test]
+fn loom_robber_after_a_refused_barrier() {
+    loom::model(|| {
+        barrier::loom_refused_membarrier();
+        let worker = Worker::<u32, 4>::with_blocks(1);
+        (0..3).for_each(|i| worker.push(i));
+        let word = loom::sync::Arc::new(barrier::Owner::new());
+        let robber = start_robber_of(&worker, 0, 2, word.clone());
+        let mut popped: Vec<u32> = worker.pop().into_iter().collect();
+        word.note();
+        popped.extend(drain(&worker));
+        assert!(
+            popped.windows(2).all(|w| w[0] > w[1]),
+            "owner not LIFO: {popped:?}"
+        );
+        check_all_taken(3, popped, vec![robber]);
     });
 }

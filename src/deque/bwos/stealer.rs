@@ -131,8 +131,9 @@ impl<T, const S: usize> Stealer<T, S> {
     /// `bottom` and takes slot `bottom` only if the word says every slot below it is
     /// claimed and none above it granted (`pos == limit == bottom`). The owner, seeing
     /// the flag, waits for the robber (`robbers` lock) and takes the word as the robber
-    /// left it.
-    pub(crate) fn rob(&self) -> Option<T> {
+    /// left it. Where the barrier is refused (see `deque/barrier.rs`; `owner_barrier`
+    /// is the owner's word), the robber puts the flag back as it was and takes nothing.
+    pub(crate) fn rob(&self, owner_barrier: &barrier::Owner) -> Option<T> {
         let owner = &self.inner.owner;
         // Relaxed: a hint, to skip the barrier when the owner keeps nothing private.
         if owner.top.load(Ordering::Relaxed) <= owner.bottom.load(Ordering::Relaxed) {
@@ -145,8 +146,12 @@ impl<T, const S: usize> Stealer<T, S> {
         let was = owner.rob.swap(true, Ordering::Relaxed);
         // Store-load order against the owner's `pop` and `fence_robbers`: the owner
         // either sees the flag, or its stores of `top` and `bottom` are visible below.
-        barrier::heavy();
-        let value = self.rob_locked();
+        // Refused: nothing is known of the owner's position, so nothing is taken.
+        let value = if barrier::heavy(owner_barrier) {
+            self.rob_locked()
+        } else {
+            None
+        };
         if value.is_none() && !was {
             owner.rob.store(false, Ordering::Relaxed);
         }

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 
 use super::worker::{BLOCK_SLOTS, INITIAL_BLOCKS};
 use super::{Stealer, Worker};
-use crate::deque::Steal;
+use crate::deque::{Steal, barrier};
 
 /// An operation of a sequential run.
 #[derive(Debug, Clone, Copy)]
@@ -75,7 +75,7 @@ fn check_against_model<const S: usize>(ops: &[Op], blocks: usize) {
             Op::StealOrRob => {
                 let taken = match stealer.steal() {
                     Steal::Success(v) => Some(v),
-                    Steal::Empty => stealer.rob(),
+                    Steal::Empty => stealer.rob(&barrier::Owner::new()),
                     Steal::Retry => panic!("a lone thief lost a race"),
                 };
                 assert_eq!(taken, model.pop_front(), "the oldest value was not taken");
@@ -311,6 +311,7 @@ fn race_batches<const S: usize>(
                 started.wait();
                 let mut mine = Vec::new();
                 let own = Worker::<u32, S>::with_blocks(1);
+                let owner = barrier::Owner::new();
                 loop {
                     match stealer.steal_batch_and_pop(&own, batch) {
                         Steal::Success(v) => {
@@ -319,7 +320,7 @@ fn race_batches<const S: usize>(
                         }
                         Steal::Retry => {}
                         Steal::Empty if stop.load(Ordering::Acquire) => break,
-                        Steal::Empty => match rob.then(|| stealer.rob()).flatten() {
+                        Steal::Empty => match rob.then(|| stealer.rob(&owner)).flatten() {
                             Some(v) => mine.push(v),
                             // Yield: spinning robbers starve the crate's other tests
                             // (the retiring pool's workers never got to sleep).
