@@ -48,6 +48,9 @@ struct WorkerSlot {
     /// Granted a core and woken, not yet running (counted in the permits'
     /// `starting`). A hint, so a plain std atomic.
     starting: std::sync::atomic::AtomicBool,
+    /// Napped at a paced safe point since it last got a core (see
+    /// [`Permits::spread`]). Written by its own thread only; a plain std atomic.
+    napped: std::sync::atomic::AtomicBool,
     /// Its thread's CPU time (ns) as the thread itself last read it while holding
     /// a core, and when (the permits' clock; 0: never): the allocator uses a
     /// recent reading instead of reading the clock itself (see
@@ -132,49 +135,42 @@ impl WorkerHandle {
     }
 }
 
-/// Moves the calling thread off processor `cpu` now, to another it may run on,
-/// and lets it run anywhere it could before: its affinity is narrowed for the
-/// move and restored at once (the kernel keeps a thread where it runs when its
-/// affinity widens). Returns whether it moved.
-fn move_off_cpu(cpu: i32) -> bool {
+/// Whether the calling thread may run on processor `cpu` and on at least one
+/// other, as its affinity says. The affinity is only read: prorata never changes
+/// a thread's affinity (see [`Permits::spread`]).
+fn may_run_elsewhere(cpu: i32) -> bool {
     #[cfg(all(target_os = "linux", not(loom)))]
     {
         let Ok(cpu) = usize::try_from(cpu) else {
             return false;
         };
+        if cpu >= libc::CPU_SETSIZE as usize {
+            return false;
+        }
         // SAFETY: a `cpu_set_t` is plain bits; all zeroes is the empty set.
         let mut allowed: libc::cpu_set_t = unsafe { std::mem::zeroed() };
         let size = std::mem::size_of::<libc::cpu_set_t>();
         // SAFETY: `allowed` is a valid `cpu_set_t` of `size` bytes; pid 0 is the
-        // calling thread.
+        // calling thread. The call only reads the thread's affinity.
         if unsafe { libc::sched_getaffinity(0, size, &mut allowed) } != 0 {
             return false;
         }
-        if cpu >= libc::CPU_SETSIZE as usize
-            // SAFETY: `cpu` is below CPU_SETSIZE, within the set.
-            || !unsafe { libc::CPU_ISSET(cpu, &allowed) }
-            // SAFETY: reads the set only.
-            || unsafe { libc::CPU_COUNT(&allowed) } < 2
-        {
-            return false;
-        }
-        let mut elsewhere = allowed;
-        // SAFETY: `cpu` is below CPU_SETSIZE, within the set.
-        unsafe { libc::CPU_CLR(cpu, &mut elsewhere) };
-        // SAFETY: valid sets of `size` bytes, for the calling thread. The first
-        // call moves the thread; the second gives back the processors it had.
-        let moved = unsafe { libc::sched_setaffinity(0, size, &elsewhere) } == 0;
-        if moved {
-            // SAFETY: as above.
-            unsafe { libc::sched_setaffinity(0, size, &allowed) };
-        }
-        moved
+        // SAFETY: `cpu` is below CPU_SETSIZE, within the set; both only read it.
+        unsafe { libc::CPU_ISSET(cpu, &allowed) && libc::CPU_COUNT(&allowed) >= 2 }
     }
     #[cfg(not(all(target_os = "linux", not(loom))))]
     {
         let _ = cpu;
         false
     }
+}
+
+/// Sleeps the calling thread for the shortest time the OS sleeps a thread (its
+/// timer slack): when it wakes, the OS places it again, on an idle processor of
+/// those it may run on if there is one.
+fn nap() {
+    #[cfg(not(loom))]
+    std::thread::sleep(Duration::from_nanos(1));
 }
 
 /// The processor the calling thread runs on, -1 if unknown.
@@ -310,35 +306,57 @@ impl Permits {
     }
 
     /// At a paced safe point of holder `h`: if another holder's thread was last
-    /// seen on the processor `h` runs on, `h`'s thread moves to another processor
-    /// it may run on. The pool has at most a permit per processor, so another
-    /// processor has no holder: two holders on one processor take turns on it
-    /// (each yields to the other at its paced safe points, while another share
-    /// competes) and another processor idles, for milliseconds, as the OS does
-    /// not move a thread that ran a moment ago. Only when the lock is free;
-    /// under it, so that two holders do not both move. Returns whether it moved.
+    /// seen on the processor `h` runs on, and `h`'s thread may run on another,
+    /// it naps (sleeps for the shortest time the OS sleeps a thread), so that
+    /// the OS places it again when it wakes. The pool has at most a permit per
+    /// processor, so another processor has no holder: two holders on one
+    /// processor take turns on it (each yields to the other at its paced safe
+    /// points, while another share competes) and another processor idles, for
+    /// milliseconds, as the OS does not move a thread that ran a moment ago; but
+    /// it puts a waking thread on an idle processor, if one of those the thread
+    /// may run on is idle.
+    ///
+    /// At most once per hold: where no processor it may run on is idle (another
+    /// program's threads run there), the OS puts the thread back beside the
+    /// other holder, and a nap at each safe point would only take time from it.
+    ///
+    /// Only the OS moves the thread. prorata never changes a thread's affinity:
+    /// the thread may be the user's (a `use_current_thread` worker 0, a worker
+    /// pinned by a start handler, or any worker pinned from inside a job), and
+    /// narrowing a mask and restoring it cannot be done atomically against the
+    /// user's own changes to it. A worker that holds no core (a
+    /// `use_current_thread` worker 0) never naps, nor does a thread allowed a
+    /// single processor.
+    ///
+    /// Only when the lock is free. Under it, the napping holder is noted on no
+    /// processor until it wakes, so that the other holder does not nap too.
+    /// Returns whether it napped.
     pub(crate) fn spread(&self, h: &WorkerHandle) -> bool {
-        let c = h.slot.cpu.load(std::sync::atomic::Ordering::Relaxed);
+        use std::sync::atomic::Ordering::Relaxed;
+        let c = h.slot.cpu.load(Relaxed);
         if c < 0 {
             return false;
         }
         let Ok(inner) = self.inner.try_lock() else {
             return false;
         };
+        if !inner.alloc.is_holding(h.id) || h.slot.napped.load(Relaxed) {
+            return false;
+        }
         let cpu = |w: WorkerId| {
             inner.slots[w.index()]
                 .as_ref()
-                .map_or(-1, |s| s.cpu.load(std::sync::atomic::Ordering::Relaxed))
+                .map_or(-1, |s| s.cpu.load(Relaxed))
         };
-        if !inner.alloc.holders().any(|w| w != h.id && cpu(w) == c) {
+        if !inner.alloc.holders().any(|w| w != h.id && cpu(w) == c) || !may_run_elsewhere(c) {
             return false;
         }
-        let moved = move_off_cpu(c);
-        if moved {
-            h.note_cpu();
-        }
+        h.slot.cpu.store(-1, Relaxed);
+        h.slot.napped.store(true, Relaxed);
         drop(inner);
-        moved
+        nap();
+        h.note_cpu();
+        true
     }
 
     /// Notes who is deferred to (under the lock, after each call into the allocator).
@@ -546,6 +564,7 @@ impl Permits {
             yield_flag: AtomicBool::new(false),
             cpu: std::sync::atomic::AtomicI32::new(-1),
             starting: std::sync::atomic::AtomicBool::new(false),
+            napped: std::sync::atomic::AtomicBool::new(false),
             cpu_time: std::sync::atomic::AtomicU64::new(0),
             cpu_time_at: std::sync::atomic::AtomicU64::new(0),
             wake: Condvar::new(),
@@ -726,6 +745,9 @@ impl Permits {
             }
         }
         inner.wake_at[h.id.index()] = u64::MAX;
+        h.slot
+            .napped
+            .store(false, std::sync::atomic::Ordering::Relaxed);
         if inner.timekeeper == Some(h.id) {
             inner.pass_timekeeping(h.id);
             self.note_due(&inner);

@@ -199,8 +199,9 @@ impl PoolShares {
     /// `Permits::starting`). With nothing else ready, the yield returns at once.
     /// Yields that let another thread run long, most likely one of another
     /// program, are held to a budget (see [`DeferPacing`]).
-    /// Notes the processor it runs on too, and ends the quantum if it is over
-    /// while a worker waits (see `Permits::end_quantum_if_due`).
+    /// Notes the processor it runs on too, ends the quantum if it is over while
+    /// a worker waits (see `Permits::end_quantum_if_due`), and naps if another
+    /// holder's thread shares its processor (see `Permits::spread`).
     /// Returns whether it yielded.
     pub(crate) fn on_paced_safe_point(&self, index: usize) -> bool {
         let Some(m) = self.member.get() else {

@@ -283,11 +283,12 @@ fn holders_on_their_own_processors_keep_their_cores_until_their_safe_points() {
 }
 
 /// A holder at its paced safe point whose processor another holder's thread was
-/// last seen on moves its thread to another processor, and may run anywhere it
-/// could before; a holder alone on its processor stays where it is.
+/// last seen on naps, so that the OS places its thread again, if it may run on
+/// another processor, once per hold; its affinity is never changed. A holder
+/// alone on its processor, and a worker that holds no core, do not nap.
 #[cfg(target_os = "linux")]
 #[test]
-fn a_holder_sharing_its_processor_with_another_holder_moves_off_it() {
+fn a_holder_sharing_its_processor_with_another_holder_naps() {
     fn affinity() -> Vec<usize> {
         // SAFETY: all zeroes is the empty set; the call fills it for this thread.
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -299,7 +300,7 @@ fn a_holder_sharing_its_processor_with_another_holder_moves_off_it() {
             .filter(|&c| unsafe { libc::CPU_ISSET(c, &set) })
             .collect()
     }
-    let (permits, w, _, _) = foreground_on_a_holders_processor();
+    let (permits, w, fg, _) = foreground_on_a_holders_processor();
     std::thread::scope(|s| {
         s.spawn(|| {
             let before = affinity();
@@ -308,13 +309,23 @@ fn a_holder_sharing_its_processor_with_another_holder_moves_off_it() {
             w[3].set_cpu(0);
             assert!(!permits.spread(&w[0]), "alone on its processor");
             assert_eq!(w[0].cpu(), 1, "nothing noted");
-            // Both on processor 1: f0 moves, if it may run on another.
+            // Both on processor 1: f0 naps, if it may run on another.
             w[3].set_cpu(1);
-            let moved = permits.spread(&w[0]);
-            assert_eq!(moved, before.contains(&1) && before.len() >= 2);
-            if moved {
+            let napped = permits.spread(&w[0]);
+            assert_eq!(napped, before.contains(&1) && before.len() >= 2);
+            if napped {
                 assert_ne!(w[0].cpu(), -1, "where it runs now is noted");
+                // Still beside b1: no second nap until f0 gets a core again.
+                w[0].set_cpu(1);
+                assert!(!permits.spread(&w[0]), "one nap per hold");
+                permits.release_at(&w[0], 3_000);
+                permits.acquire_at(&w[0], fg, 4_000);
+                assert!(permits.holds(&w[0]));
+                assert!(permits.spread(&w[0]), "a new hold, a new nap");
             }
+            // f1 holds no core: it never naps, wherever it runs.
+            w[1].set_cpu(1);
+            assert!(!permits.spread(&w[1]), "a worker without a core");
             assert_eq!(affinity(), before, "its processors are what they were");
         });
     });
