@@ -137,7 +137,7 @@ mod state {
     pub(super) fn deciding() {}
 }
 
-#[cfg(all(target_os = "linux", not(all(loom, test))))]
+#[cfg(all(target_os = "linux", not(miri), not(all(loom, test))))]
 mod os {
     const MEMBARRIER_CMD_QUERY: libc::c_long = 0;
     const MEMBARRIER_CMD_GLOBAL: libc::c_long = 1;
@@ -188,9 +188,9 @@ mod os {
     }
 }
 
-/// Elsewhere, and under loom (where a model may start with a `membarrier` that every
-/// call of which is refused): fences.
-#[cfg(not(all(target_os = "linux", not(all(loom, test)))))]
+/// Elsewhere, under Miri (which has no `membarrier`), and under loom (where a model
+/// may start with a `membarrier` that every call of which is refused): fences.
+#[cfg(not(all(target_os = "linux", not(miri), not(all(loom, test)))))]
 mod os {
     pub(super) fn query() -> u8 {
         super::FENCES
