@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Model-checks the concurrency protocols with loom: latches, sleep/wake, join frames,
-# retiring workers, core permits, the list of stalled starts and its timer (unit tests named
-# `loom_*` in src/pool/loom_tests.rs and beside them in shares/, where each layer's
-# sync.rs maps the protocols' atomics, mutexes and condvars to loom's), the BWoS deque (src/deque/bwos/loom_tests.rs) and the trace
-# feature's per-worker rings (src/trace/loom_tests.rs). The models compile only with
-# `--cfg loom`.
+# Model-checks the concurrency protocols with loom: latches, sleep/wake, join frames (and
+# a thief that gives its claim up when the kernel refuses the barrier), retiring workers,
+# core permits, the list of stalled starts and its timer (unit tests named `loom_*` in
+# src/pool/loom_tests.rs and beside them in shares/, where each layer's sync.rs maps the
+# protocols' atomics, mutexes and condvars to loom's), the BWoS deque and its robbers
+# (src/deque/bwos/loom_tests.rs) and the trace feature's per-worker rings
+# (src/trace/loom_tests.rs). The models compile only with `--cfg loom`.
 # Builds into its own target directory because `--cfg loom` changes every crate; in
 # release (loom explores tens of thousands of executions) with debug assertions on, so
 # that the protocols' own checks (a BWoS thief finding a block not started yet, ...)
