@@ -3,8 +3,9 @@
 //!
 //! Every sort first finishes already sorted or strictly descending inputs in
 //! one pass, as std does (ours checks sixteen pairs at a time and reverses
-//! while it checks, at 0.4-0.6 of std's time on sorted and reversed `u64`s;
-//! on other inputs it stops within the first sixteen pairs), then
+//! while it checks, which costs less than std's check pair by pair and
+//! separate reversal; on other inputs it stops within the first sixteen
+//! pairs; see [`runs`]), then
 //! sorts small inputs, single-thread pools and zero-sized types sequentially.
 //! The unstable sort then sorts an input that looks nearly sorted (or
 //! reversed) by setting its few misplaced elements aside and merging them
@@ -69,26 +70,26 @@ use std::cmp::Ordering;
 pub(crate) use cached_key::cached_key_sort;
 
 /// Below this length a sort runs sequentially on the caller's thread at once:
-/// forking cannot pay. Above it, with two threads, the parallel sorts won
-/// (stable and unstable, warm pool, on 2 cores: the stable one took 0.72 of
-/// std's stable sort's time at 5,000 random `u64`s, 0.64 at 10^4, where the
-/// sequential merge sort took 1.44 and 1.0).
+/// forking cannot pay, the parallel sort's overhead exceeding what a second
+/// thread saves. From about this length, with two threads, both parallel
+/// sorts beat the sequential ones on random input (measurements:
+/// `docs/benchmarks.md`, section "Why the sorts' constants are what they
+/// are").
 const SEQUENTIAL_CUTOFF: usize = 4096;
 
 /// Below this length an unstable sort of an input with few distinct values
 /// (as its sample suggests) runs sequentially: std's way of setting equal
 /// elements aside makes such sorts cheap, so forking pays later than for
-/// random input. On 2 cores (16 distinct `u64`s, warm pool, three runs of 31
-/// rounds) the parallel sort took 0.80-0.96 of std's time at 3 * 10^4, and
-/// 0.84-1.15 at 10^5, against 1.05-1.19 and 1.04-1.18 sequentially; at
-/// 1.6 * 10^4 both took about std's time.
+/// random input. This is about where the parallel sort of such input starts
+/// to beat the sequential one (measurements: `docs/benchmarks.md`, section
+/// "Why the sorts' constants are what they are").
 const FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 14;
 
 /// The same for the stable sort, whose sequential stable quicksort sets equal
-/// elements aside: 16 distinct `u64`s on 2 cores (three runs of 11 rounds)
-/// took 1.03-1.07 of std's time at 4 * 10^4 sequentially against 1.03-1.51
-/// by the parallel merge sort (whose leaves set equal elements aside), 1.08
-/// against 0.91-1.59 at 7 * 10^4, and 1.10 against 0.77-1.13 at 1.2 * 10^5.
+/// elements aside: below this length it is about as fast as the parallel
+/// merge sort (whose leaves set equal elements aside too), and far steadier
+/// (measurements: `docs/benchmarks.md`, section "Why the sorts' constants are
+/// what they are").
 const STABLE_FEW_DISTINCT_SEQUENTIAL_CUTOFF: usize = 1 << 16;
 
 /// The smallest piece a parallel sort sorts sequentially as a leaf.
@@ -121,22 +122,20 @@ where
 }
 
 /// From this length, below [`QUICKSORT_BELOW`], elements of 33 to 64 bytes go
-/// to the quicksort too. 64-byte elements on 1 worker (two interleaved runs
-/// of 21 rounds) took 0.77-0.86 of std's time by the merge sort from 1,000 to
-/// 2,000 elements, and 1.01-1.20 from 2,500 to 3,000; by the quicksort
-/// 0.98-1.06 and 0.90-0.96.
+/// to the quicksort too: on shorter inputs the merge sort, which copies them
+/// fewer times, is the faster; from here the quicksort, whose comparisons do
+/// not wait on each other, is (measurements: `docs/benchmarks.md`, section
+/// "Why the sorts' constants are what they are").
 const LARGE_QUICKSORT_FROM: usize = 2048;
 
 /// From this length, elements of 49 to 64 bytes go to the merge sort, which
 /// copies each once per level where a partition copies it twice; shorter
 /// inputs stay with the quicksort, whose fewer waits on the comparator pay
-/// for its copies while the piece is small. 64-byte elements on a machine of
-/// 16 processors (two of them, three interleaved runs of 11 rounds): on 1
-/// worker at 10^5, 1.01-1.02 of std's time by the quicksort against
-/// 1.05-1.06 by the merge sort, at 10^6 1.01-1.02 against 0.92-0.93; on 2
-/// workers (leaves of a quarter), 0.95-0.96 of Rayon's time against
-/// 1.00-1.18 at 10^5, 0.89-0.93 against 0.85-0.87 at 10^6. Elements of 48
-/// bytes still gain from the quicksort at 10^6 (see [`quicksort_suits`]).
+/// for its copies while the piece is small. For 64-byte elements the
+/// quicksort wins at 10^5 and the merge sort at 10^6, sequentially and in the
+/// parallel sort's leaves; elements of 48 bytes still gain from the quicksort
+/// at 10^6 (see [`quicksort_suits`]; measurements: `docs/benchmarks.md`,
+/// section "Why the sorts' constants are what they are").
 const WIDE_MERGE_FROM: usize = 1 << 17;
 
 /// Below this length the sequential stable sort is the stable quicksort unless
@@ -150,14 +149,16 @@ const QUICKSORT_BELOW: usize = 1 << 12;
 /// which sets equal elements aside, rather than the merge sort, which takes
 /// natural runs whole.
 ///
-/// Below [`QUICKSORT_BELOW`] elements the quicksort is as fast as std's
+/// Below [`QUICKSORT_BELOW`] elements the quicksort keeps up with std's
 /// stable sort on random inputs, where the merge sort's chain of dependent
-/// choices makes it a quarter slower, so it takes every input that does not
-/// look sorted or reversed in the main ([`runs::looks_presorted`], 32
-/// comparisons), which the merge sort sorts in a few passes by merging its
-/// long runs. Large elements ([`par_merge::is_large`]) stay with the merge
-/// sort below [`LARGE_QUICKSORT_FROM`] elements: it copies each once per level
-/// where a partition copies it twice. Longer inputs go to the quicksort when a
+/// choices makes it clearly slower (measurements: `docs/benchmarks.md`,
+/// section "Why the sorts' constants are what they are"), so it takes every
+/// input that does not look sorted or reversed in the main
+/// ([`runs::looks_presorted`], 32 comparisons), which the merge sort sorts in
+/// a few passes by merging its long runs. Large elements
+/// ([`par_merge::is_large`]) stay with the merge sort below
+/// [`LARGE_QUICKSORT_FROM`] elements: it copies each once per level where a
+/// partition copies it twice. Longer inputs go to the quicksort when a
 /// sample suggests few distinct values (it then makes about `n log k`
 /// comparisons for `k` values, the merge sort `n log n`), or when the
 /// quicksort suits their elements better ([`quicksort_suits`]; those of more
@@ -191,37 +192,27 @@ where
 /// * Elements that own memory of their own (`String`, `Vec`, `Box`: they need
 ///   dropping) are compared through pointers. A merge waits on each answer
 ///   before it can load the next element, where a partition compares every
-///   element with one pivot, and the processor overlaps those. On 1 worker,
-///   random `String`s took 1.08-1.13 of std's stable sort's time at 10^4,
-///   1.09-1.29 at 10^5 and 0.61-0.71 at 10^6 by the quicksort, against
-///   1.17-1.20, 1.79-2.04 and 0.91-0.97 by the merge sort.
+///   element with one pivot, and the processor overlaps those.
 /// * For elements of 9 to 32 bytes, the merge's choice of the next element,
 ///   a select for one word, compiles to a branch, which random input
-///   mispredicts half the time. Random `(u64, u64)`s on 1 worker took
-///   2.23-2.47 of std's time by the merge sort from 10^4 to 10^6 and
-///   1.02-1.19 by the quicksort (`sort_compare`); sorted by a `u64` key,
-///   records of 24 and 32 bytes took 1.8-2.5 by the merge sort and 0.77-0.99
-///   by the quicksort. Elements of 33 to 64 bytes merge with a branch on
-///   each answer, mispredicted as often, and a partition copies them twice
-///   per level where a merge copies them once and a half, yet the
-///   quicksort's fewer waits still pay for them: `[u64; 6]` on 1 worker at
-///   10^6 took 122-129 ms by the quicksort, 149-166 by the merge sort; at 64
-///   bytes the quicksort wins only on shorter inputs ([`WIDE_MERGE_FROM`]).
+///   mispredicts half the time. Elements of 33 to 64 bytes merge with a
+///   branch on each answer, mispredicted as often, and a partition copies
+///   them twice per level where a merge copies them once and a half, yet the
+///   quicksort's fewer waits still pay for them; at 64 bytes the quicksort
+///   wins only on shorter inputs ([`WIDE_MERGE_FROM`]).
 ///
 /// Larger elements stay with the merge sort, where the copies outweigh the
-/// waits: on 1 worker, 50,000 `[u64; 16]`s took 7.7-10.0 ms by the quicksort,
-/// 5.0-5.2 by the merge sort and 5.8-6.1 by Rayon's, and 10^6 `[u64; 12]`s
-/// 234-243 ms by the quicksort against 188-190.
+/// waits.
 ///
 /// One-word values (`u64`, `(u32, u32)`, `f64`) go to the quicksort when
 /// sorted by their own order (`own_order`, from `par_sort`), which is cheap
-/// for them: the merge's chains of dependent choices made random `u64`s take
-/// 1.17-1.28 of std's time on 1 worker at 10^5 and 10^6, the quicksort
-/// 1.03-1.06. With another comparator they stay with the merge sort, which
-/// makes about a tenth fewer comparisons, and the comparator may be costly:
-/// `par_sort_by` with one of about 100 ns called it 847,626 times on 50,000
-/// random `u64`s by the quicksort, 764,141 by the merge sort (Rayon's sort
-/// 771,469), and took 1.08 of Rayon's time against 1.04.
+/// for them, so that the merge's chains of dependent choices cost more than
+/// the quicksort's extra comparisons. With another comparator they stay with
+/// the merge sort, which makes about a tenth fewer comparisons, since the
+/// comparator may be costly.
+///
+/// Measurements for each case: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are".
 const fn quicksort_suits<T>(own_order: bool) -> bool {
     size_of::<T>() <= 64 && (size_of::<T>() > 8 || std::mem::needs_drop::<T>() || own_order)
 }
@@ -264,13 +255,10 @@ where
 /// sort takes the half and sorts `v` as two halves merged through it
 /// ([`par_merge::merge_in_place`]), as std's stable sort does from 8 MB: a
 /// recycled buffer costs nothing, where a fresh mapping costs a page fault
-/// per 2 MiB (64-byte elements on 1 worker, three interleaved runs of 7
-/// rounds at 10^6, a 32 MB buffer against 64 MB, the halves sorted by the
-/// quicksort: 1.00-1.01 of std's time against 1.04-1.06). Halving costs a
-/// merge pass where it saves little memory: at 10^6 `(u64, u64)`s and
-/// `String`s (buffers of 16 and 24 MB, recycled either way) the halves took
-/// 0.82-0.89 of std's time against 0.76-0.83 whole, and 16 distinct `u64`s
-/// at 10^7 (80 MB, halved to 40, both mapped) 0.82-0.94 against 0.70.
+/// per 2 MiB, more than the extra merge. Halving is not worth its merge pass
+/// where the buffer would be recycled anyway or mapped either way
+/// (measurements: `docs/benchmarks.md`, section "Why the sorts' constants are
+/// what they are").
 fn seq_buffer_len<T>(len: usize) -> usize {
     let half = len - len / 2;
     if scratch::is_mapped::<T>(len) && !scratch::is_mapped::<T>(half) {

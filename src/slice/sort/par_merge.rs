@@ -223,12 +223,11 @@ where
 }
 
 /// The largest elements that [`merge_halves_into`] copies as soon as it
-/// chooses them, where it may (one word). On 1 worker (three interleaved runs
-/// of 15 rounds) copying at once took the stable sort of random `u64`s from
-/// 1.03-1.07 of std's time to 0.98-1.02 at 10^3, and from 1.05-1.10 to
-/// 0.97-1.01 at 10^5; but `(u64, u64)`s from 0.81-0.87 to 0.93-0.96 and
-/// `[u64; 8]`s at 10^5 from 1.02 to 1.04-1.07: following pointers after all
-/// the choices, the copies of larger elements do not wait on the comparisons.
+/// chooses them, where it may (one word): for them copying at once is faster
+/// than choosing first, while larger elements are faster copied after all
+/// the choices, following the pointers, since those copies do not wait on
+/// the comparisons (measurements: `docs/benchmarks.md`, section "Why the
+/// sorts' constants are what they are").
 const COPY_AT_ONCE_MAX_SIZE: usize = 8;
 
 /// Merges the two sorted halves of `src[..len]`, `src[..len / 2]` and
@@ -435,11 +434,10 @@ const PAIR_FROM: usize = 64;
 /// the chains of comparisons, bound a merge. Such merges run one at a time,
 /// not paired, and each step branches on the comparator's answer, where
 /// small elements are chosen by a select: the processor then starts the
-/// loads of the next copy on its guess instead of waiting for the answer.
-/// Measured on 64-byte elements (the stable sort on 1 worker, 2 shared cores):
-/// 10^5 took 1.03-1.17 of std's time branching against 1.09-1.30 selecting,
-/// and 10^6 0.88-0.95 against 0.94-1.06, though the branches were mispredicted
-/// about half the time.
+/// loads of the next copy on its guess instead of waiting for the answer,
+/// which for such elements wins though the branch is mispredicted about half
+/// the time (measurements: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are").
 pub(super) const fn is_large<T>() -> bool {
     size_of::<T>() > 32
 }
@@ -678,16 +676,13 @@ impl<T> Ends<T> {
     /// round, until a run has one element left that neither end has taken
     /// (or none). With random runs the shorter loses about half its elements
     /// in a round, so a merge of `m` takes about log2(m) rounds. Checking
-    /// the runs every two steps instead, past a first round, made the stable
-    /// sort of 10^5 random `u64`s run 27.7 M instructions against 24.8 M
-    /// with the rounds (which mispredict 74,000 branches against 62,000: on
-    /// 1 worker the same time for `u64`s, 0.9 of it for `(u32, u32)`s at
-    /// 10^6). The rounds' ends cost a mispredicted branch or two per merge,
-    /// which the many short merges of the stable sort's blocks avoid by
-    /// copying only after all their comparisons ([`merge_halves_into`]): with
-    /// a checked loop there, the stable sort of 10^5 random `u64`s
-    /// mispredicted 109,000 branches against 61,700, and took a fifth longer
-    /// on 1 worker.
+    /// the runs every two steps instead, past a first round, costs more
+    /// instructions and no less time. The rounds' ends cost a mispredicted
+    /// branch or two per merge, which the many short merges of the stable
+    /// sort's blocks avoid by copying only after all their comparisons
+    /// ([`merge_halves_into`]), where a checked loop would mispredict far
+    /// more (measurements for both: `docs/benchmarks.md`, section "Why the
+    /// sorts' constants are what they are").
     ///
     /// # Safety
     /// As [`Ends::new`]'s.

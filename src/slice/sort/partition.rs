@@ -5,15 +5,15 @@
 //! that swaps every element (a swap is two loads and two stores in
 //! registers). Elements up to four words take a Lomuto pass that keeps one
 //! element out of the slice and moves every other one twice: two copies per
-//! element instead of a swap's three. (A swap of two-word elements went
-//! through the stack, one more store each iteration's loads waited on: the
-//! pass with a hole sorted `(u64, u64)`s in a tenth less time and 5% fewer
-//! instructions.) Larger elements take Hoare's scheme by
-//! blocks, which only moves the elements on the wrong side, one swap per pair,
-//! and collects them without branching (measured with callgrind, sequential
-//! unstable sort of 50,000 elements: 64-byte elements 29% fewer instructions
-//! than the Lomuto pass, 128-byte elements 60% fewer mispredicted branches than
-//! a plain Hoare pass; both about as many instructions as Rayon's sort).
+//! element instead of a swap's three. (A swap of two-word elements goes
+//! through the stack, one more store each iteration's loads wait on, so the
+//! pass with a hole is the faster for them.) Larger elements take Hoare's
+//! scheme by blocks, which only moves the elements on the wrong side, one swap
+//! per pair, and collects them without branching: for them it costs fewer
+//! instructions than the Lomuto pass, which moves every element, and fewer
+//! mispredicted branches than a plain Hoare pass. (Measurements for all three
+//! choices: `docs/benchmarks.md`, section "Why the sorts' constants are what
+//! they are".)
 //!
 //! All only move an element after the predicate answered for it, and keep a
 //! permutation of `v` at every call of the predicate (the element held out is
@@ -73,13 +73,11 @@ where
 /// loop by itself for elements of several fields (`(u32, u32)`), and the loop
 /// it unrolls for one-field ones, by index, addresses every element at an
 /// offset from the slice's start. In the sequential sort that offset made the
-/// loop 69 bytes long, over two 64-byte lines, and its partitions took a
-/// quarter longer per element than the same instructions in a loop alone (the
-/// placement is the likeliest cause). Random `u64`s at 10^5 and 10^6 on 1
-/// worker took 1.08-1.10 times std's time with this loop, within one line,
-/// and 1.21-1.24 with the indexed one (builds with loops aligned to 64 bytes).
-/// The pass with a hole below walks the same way (random `(u64, u64)`:
-/// 0.95-0.97 times std's time, 1.19-1.23 indexed).
+/// loop 69 bytes long, over two 64-byte lines, and its partitions slower per
+/// element than the same instructions in a loop alone (the placement is the
+/// likeliest cause); this loop fits in one line. The pass with a hole below
+/// walks the same way. (Measurements: `docs/benchmarks.md`, section "Why the
+/// sorts' constants are what they are".)
 fn swapping_lomuto<T, P>(v: &mut [T], mut goes_left: P) -> usize
 where
     P: FnMut(&T) -> bool,
@@ -186,9 +184,10 @@ const BLOCK: usize = 64;
 /// misplaced elements move, as in [`hoare`], but the predicate's answers are
 /// never branched on. Once at most two blocks' worth is left, the last blocks
 /// are cut to cover exactly what no block has scanned, so every element is
-/// asked once: asking the rest of a half-done block again made the sequential
-/// sort of 10^5 random 64-byte elements call the comparator 2.01 million
-/// times, against 1.83 million by Rayon's (which cuts its last blocks so too).
+/// asked once, as Rayon's sort does too: asking the rest of a half-done block
+/// again would call the comparator more often than Rayon's sort (measurements:
+/// `docs/benchmarks.md`, section "Why the sorts' constants are what they
+/// are").
 /// The misplaced elements left in the one block not done then move to the
 /// far end of the unsettled part, one swap each.
 fn block_hoare<T, P>(v: &mut [T], mut goes_left: P) -> usize

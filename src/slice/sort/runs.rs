@@ -16,23 +16,24 @@ use super::is_less;
 
 /// Ascending inputs at least this long are checked in parallel by the
 /// unstable sort. Below it the check runs on the calling thread, as Rayon's
-/// does: measured on 2 shared cores, waking a second thread for the check of
-/// a sorted 10^5 or 10^6 `u64`s made the unstable sort 1.3-1.9x Rayon's time,
-/// the check on one thread about 1.0-1.15x.
+/// does: waking a second thread costs more than it saves on a check this
+/// short (measurements: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are").
 pub(super) const PARALLEL_FROM: usize = 1 << 21;
 
 /// The same for the stable sort. Rayon's stable sort checks its chunks on
 /// all threads, so it finishes a long sorted input in about half the time of
-/// a check on one thread. On 2 cores, a sorted 10^6 `u64`s took 1.13-1.47x
-/// Rayon's time checked on the calling thread and 1.07-1.12x on both; at
-/// 10^5 waking the second thread cost more than it saved (1.3-1.5x against
-/// 1.0x std's time).
+/// a check on one thread; from this length checking on all threads pays,
+/// below it waking a second thread costs more than it saves (measurements:
+/// `docs/benchmarks.md`, section "Why the sorts' constants are what they
+/// are").
 pub(super) const STABLE_PARALLEL_FROM: usize = 1 << 18;
 
 /// Reversals of at least this many elements ([`par_reverse`], for inputs the
-/// unstable sort's sample finds descending) run on all threads: on 2 cores
-/// the sequential reversal of this many `u64`s takes some 20 µs, far more
-/// than a fork.
+/// unstable sort's sample finds descending) run on all threads: from here the
+/// sequential reversal takes far longer than a fork (measurements:
+/// `docs/benchmarks.md`, section "Why the sorts' constants are what they
+/// are").
 const PARALLEL_REVERSE_FROM: usize = 1 << 15;
 
 /// Elements checked on the calling thread before any fork.
@@ -46,9 +47,10 @@ const CHUNK: usize = 1 << 13;
 /// this is right for the stable sort too). Returns whether `v` is now sorted.
 /// An ascending `v` of `ascending_parallel_from` elements or more is checked
 /// on all threads; a descending one is checked and reversed in one pass on
-/// this thread ([`reverse_if_descending`]), which on 2 cores took half of
-/// std's time at 4·10^6 and 10^7 `u64`s where the check and the reversal on
-/// both threads took about std's.
+/// this thread ([`reverse_if_descending`]): reading and writing it once is
+/// faster than a check and a reversal on both threads, even on the longest
+/// inputs (measurements: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are").
 pub(super) fn finish_if_monotonic<T, F>(
     v: &mut [T],
     compare: &F,
@@ -123,9 +125,11 @@ where
     F: Fn(&T, &T) -> Ordering,
 {
     // Neighbours a block at a time, each block's answers and-ed without a
-    // branch: one branch per block, and the loop over a block unrolls
-    // (measured faster than a check that stops at once, as std's does; the
-    // first block of a random input costs a few comparisons more).
+    // branch: one branch per block, and the loop over a block unrolls, so a
+    // sorted input is checked faster than by a check that stops at once, as
+    // std's does (measurements: `docs/benchmarks.md`, section "Why the
+    // sorts' constants are what they are"); the first block of a random
+    // input costs a few comparisons more.
     const BLOCK: usize = 16;
     let mut blocks = v.windows(BLOCK + 1).step_by(BLOCK);
     let mut checked = 0;

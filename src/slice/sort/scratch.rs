@@ -3,27 +3,26 @@
 //! on its way back there).
 //!
 //! Why not always a `Vec`: a large buffer is fresh memory, and on Linux each
-//! 4 KiB page of it costs a page fault on first touch. On the 2-core VM the
-//! figures were measured on, touching 64 MiB of fresh pages took 61 ms against
-//! 6 ms for the same writes to pages already mapped: more than a stable sort of
-//! 10^6 64-byte elements spends merging them. A buffer of
+//! 4 KiB page of it costs a page fault on first touch, which for a large
+//! buffer can cost the sort more than its merges do. A buffer of
 //! [`HUGE_FROM`] bytes or more is therefore mapped by the sort itself and
 //! marked for transparent huge pages (`madvise(MADV_HUGEPAGE)`), one fault per
-//! 2 MiB: 13 ms for the same 64 MiB there. The mapping is the sort's own, so
-//! the advice never reaches memory of the global allocator; it is unmapped
-//! when the sort ends. Where the kernel gives no huge pages (they are switched
-//! off, or none is free) the mapping behaves as ordinary memory. Elsewhere,
-//! and where the mapping fails, the buffer is a `Vec`'s.
+//! 2 MiB instead of one per 4 KiB (measurements: `docs/benchmarks.md`,
+//! section "Why the sorts' constants are what they are"). The mapping is the
+//! sort's own, so the advice never reaches memory of the global allocator; it
+//! is unmapped when the sort ends. Where the kernel gives no huge pages (they
+//! are switched off, or none is free) the mapping behaves as ordinary memory.
+//! Elsewhere, and where the mapping fails, the buffer is a `Vec`'s.
 
 use std::marker::PhantomData;
 
 /// From this many bytes a buffer is mapped with huge pages (Linux). Smaller
 /// ones come from the global allocator, which in a loop of sorts hands the
 /// same pages back without new faults, where a fresh mapping would fault anew
-/// (at 10^6 `u64`s, an 8 MiB buffer, the parallel stable sort took 0.58-0.60
-/// of std's time with the allocator's and 0.66-0.80 with fresh huge pages).
-/// glibc's allocator maps blocks of 32 MiB or more afresh for every request,
-/// so from there a mapping of the sort's own costs no reuse.
+/// and, even with huge pages, cost more (measurements: `docs/benchmarks.md`,
+/// section "Why the sorts' constants are what they are"). glibc's allocator
+/// maps blocks of 32 MiB or more afresh for every request, so from there a
+/// mapping of the sort's own costs no reuse.
 const HUGE_FROM: usize = 32 << 20;
 
 /// Whether a buffer of `len` elements of `T` is mapped for its sort alone,

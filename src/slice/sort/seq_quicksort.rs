@@ -6,7 +6,7 @@
 //! elements are set aside in one pass (a piece remembers the pivot bounding it from
 //! below: a new pivot not greater than it means everything up to it is equal), short
 //! pieces go to sorting networks, insertion and one merge ([`small_sort`]), a piece that looks
-//! nearly sorted (or reversed) is finished by insertion when it is ([`nearly_sorted`]),
+//! nearly sorted (or reversed) is finished by insertion when it is ([`super::nearly_sorted`]),
 //! and a piece that took too many bad pivots is heapsorted.
 //! Elements only move after the comparator answered, and whatever the comparator
 //! answers, or wherever it panics, the slice is left a permutation of its

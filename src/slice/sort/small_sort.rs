@@ -6,12 +6,12 @@
 //! the halves merged back); for elements of 9 to 32 bytes or over 128, and
 //! pieces of fewer than 8, insertion alone.
 //!
-//! For 64-byte records, that small sort in place of insertion of up to 20
-//! elements took the sequential sort of 10^5 from 215,000 mispredicted
-//! branches to 156,000 (std's sort 145,000) for 1% more instructions, and
-//! 0.90-0.94 of std's time on 1 worker against 1.02-1.04 (0.97-1.07 against
-//! 1.23-1.42 at 1,000 elements). For `(u64, u64)` and `String`s it cut
-//! mispredictions by a third and a tenth too, but did not win time.
+//! For elements of 33 to 128 bytes that small sort is faster than insertion
+//! (measured on 64-byte records): its branch-free blocks save more
+//! mispredicted branches than its merges cost in instructions. For
+//! `(u64, u64)` and `String`s it saves mispredictions too, but no time, so
+//! they keep insertion (measurements: `docs/benchmarks.md`, section "Why the
+//! sorts' constants are what they are").
 //!
 //! A network's comparisons do not depend on earlier answers, and each of its
 //! exchanges is made by selects rather than a branch, so it costs no
@@ -20,11 +20,11 @@
 //! jump (one indirect branch, mispredicted about once per piece on random
 //! input); a longer piece sorts its two halves so, copies them to a buffer on
 //! the stack, and merges them back from both ends at once, again with selects.
-//! With networks of 8, 12 and 16 inputs and the at most three elements past
-//! them inserted, a sort of 1,000 random `u64`s mispredicted 545 branches
-//! against 349, and 10^5 took an eighth more time on 1 worker; pairs of
-//! `u32`s, whose exchanges compare two fields, took 3-8% less at 1,000 and
-//! 10^4 elements (`docs/benchmarks.md`).
+//! Fewer networks (of 8, 12 and 16 inputs) with the at most three elements
+//! past them inserted would mispredict more and take longer on one-word
+//! elements, though a little less time on pairs of `u32`s, whose exchanges
+//! compare two fields (measurements: `docs/benchmarks.md`, section "Why the
+//! sorts' constants are what they are").
 //!
 //! Each exchange asks the comparator first and only then moves the two
 //! elements, and the merge's guard moves back whatever it has not merged when
@@ -43,11 +43,11 @@ use super::stable_quicksort::small_sort as stable_small_sort;
 /// Elements larger than this are sorted by insertion alone: a network's
 /// exchanges and the merge move elements that an insertion sort would leave in
 /// place. Only for one-word elements does an exchange compile to a compare and
-/// two conditional moves in registers; for two words (`(u64, u64)`) it went
-/// through memory, each exchange waiting on the stores of the one before, and
-/// insertion of up to 16 elements sorted them in 0.8 of the time (1000
-/// elements, 1 worker; 9% fewer instructions, a third more mispredictions,
-/// still fewer than std's sort), and `String`s in 0.8 of the time too.
+/// two conditional moves in registers; for two words (`(u64, u64)`) it goes
+/// through memory, each exchange waiting on the stores of the one before, so
+/// insertion sorts them faster despite more mispredictions, and `String`s
+/// too (measurements: `docs/benchmarks.md`, section "Why the sorts' constants
+/// are what they are").
 const NETWORK_MAX_SIZE: usize = 8;
 
 /// The longest piece the small sort takes, for elements of at most
@@ -57,8 +57,9 @@ pub(super) const SMALL_SORT_MAX: usize = 32;
 /// The longest piece the small sort takes for elements of up to 32 bytes too
 /// large for the networks (insertion): shorter pieces than for larger
 /// elements, since a partition pass costs these less than the insertion's
-/// quadratic moves (16 made 3% fewer instructions than 20 or 24 on
-/// `(u64, u64)` and `String`s).
+/// quadratic moves (16 makes fewer instructions than 20 or 24 on `(u64, u64)`
+/// and `String`s; measurements: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are").
 const SHORT_INSERTION_MAX: usize = 16;
 
 /// Elements larger than this take the stable quicksort's small sort up to
@@ -156,11 +157,11 @@ where
 ///
 /// One function, called from the three places that sort a piece, not inlined
 /// at each: the nine networks hold 360 exchanges, and three copies of them
-/// made the small sort 22 KB of code for `u64`s and 74 KB for `(u32, u32)`
-/// (whose exchanges compare two fields), more than the processor's first
-/// cache of instructions holds. Called, they take 7 and 23 KB: a sort of 10^5
-/// pairs missed that cache 679 times instead of 192,000 (callgrind's cache
-/// model, same instructions to 0.3%).
+/// make the small sort's code larger than the processor's first cache of
+/// instructions, above all for `(u32, u32)` (whose exchanges compare two
+/// fields). One copy fits, and misses that cache far less often for the same
+/// instructions (measurements: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are").
 #[inline(never)]
 fn network_for_length<T, F>(v: &mut [T], compare: &F)
 where
@@ -249,9 +250,9 @@ merge_exchange_networks! {
 /// Both elements are read into registers, compared there, and written back
 /// in order: the selects choose values, so the next exchange's loads do not
 /// wait on addresses chosen by this one's answer. Selecting the pointers and
-/// copying through them instead cost `(u32, u32)` 7% more instructions and
-/// `f64` more than twice the mispredictions from 10^4 elements, and both
-/// about a tenth more time at 1000.
+/// copying through them instead costs more instructions, more mispredictions
+/// and more time (measurements: `docs/benchmarks.md`, section "Why the sorts'
+/// constants are what they are").
 #[inline(always)]
 fn exchange_if_less<T, F>(v: &mut [T], a: usize, b: usize, compare: &F)
 where

@@ -19,8 +19,9 @@
 //! (or when told that a sample suggested few distinct values). Otherwise a
 //! left piece finds its equal elements one partition later, by a pivot that
 //! nothing is less than. On random input, where there are none to find, the
-//! third loop cost more than the floors saved (10^5 random `u64`s: 1.41 ms
-//! following every floor, 1.32 ms following none; std's stable sort 1.24 ms).
+//! third loop costs more than the floors save (measurements:
+//! `docs/benchmarks.md`, section "Why the sorts' constants are what they
+//! are").
 //!
 //! Panic safety: a partition only reads the slice while it fills the buffer,
 //! and the copy back cannot panic, so a panicking comparator leaves the slice
@@ -54,9 +55,10 @@ const MEDIAN_OF_MEDIANS_FROM: usize = 64;
 
 /// A median of medians takes medians of three in place of elements while the
 /// span each is taken over holds at least this many: 243 elements in all at
-/// 10^5, where stopping at spans of 64 took 81. The better pivots cut the
-/// partitions of a sort of 10^5 random `u64`s from 5,478 to 5,235 (std's
-/// sort 5,233), and its instructions by 1.2% (`f64`s by `total_cmp` 1.8%).
+/// 10^5, where stopping at spans of 64 took 81. The better pivots save
+/// partitions (about as few as std's sort makes) and instructions
+/// (measurements: `docs/benchmarks.md`, section "Why the sorts' constants are
+/// what they are").
 const MEDIAN_SPAN_MIN: usize = 8;
 
 /// Sorts `v` stably, sequentially; fastest when `v` is short or holds few
@@ -267,13 +269,13 @@ where
         // by reference: the compiler then knows that the buffer's stores
         // leave it alone and keeps it (for `f64`s, its `total_cmp` key) in
         // registers, where the pivot in the slice or the buffer was loaded
-        // and converted again for each element (`f64`s by `total_cmp`, 1000:
-        // a sixth fewer instructions for the whole sort). This copy is the one that
-        // ends in the slice: `held` writes it over the pivot's place when
-        // dropped, its old place if `goes_left` panics, its new place after
-        // the copy back, so whatever a comparator changes through a shared
-        // reference stays, and the stale copy moved with the others is
-        // overwritten.
+        // and converted again for each element (measurements:
+        // `docs/benchmarks.md`, section "Why the sorts' constants are what
+        // they are"). This copy is the one that ends in the slice: `held`
+        // writes it over the pivot's place when dropped, its old place if
+        // `goes_left` panics, its new place after the copy back, so whatever
+        // a comparator changes through a shared reference stays, and the
+        // stale copy moved with the others is overwritten.
         let mut held = Hole {
             element: ManuallyDrop::new(ptr::read(src.add(pivot))),
             dest: src.add(pivot),
@@ -354,7 +356,8 @@ where
 /// one, and the halves are merged back into `v` ([`merge_halves_into`]). The
 /// networks and merges choose without branches; the insertions branch on
 /// every answer, and random input mispredicts about half of those, so they
-/// are kept few (see `docs/benchmarks.md`, the small sorts).
+/// are kept few (measurements: `docs/benchmarks.md`, section "Instructions
+/// per sort, one worker").
 ///
 /// Panic safety: the comparator looks at the copies in the buffer once they
 /// are there, so those are the elements `v` must end with (a comparator may
