@@ -51,9 +51,9 @@ where
 /// What a piece of the recursion may still spend.
 #[derive(Clone, Copy)]
 struct Budget {
-    /// Pieces this long or shorter go to std's sort.
+    /// Pieces this long or shorter go to the sequential quicksort on this thread.
     leaf: usize,
-    /// Levels left before a piece goes to std's sort whatever its length.
+    /// Levels left before a piece goes to the sequential quicksort whatever its length.
     depth: u32,
     /// Threads this piece has to itself, about.
     threads: usize,
