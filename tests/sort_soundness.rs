@@ -370,10 +370,10 @@ fn check<E: Probe + Ord>(lengths: Lengths, every: usize, sampled: usize) -> Vec<
 fn check_every_size(lengths: Lengths, every: usize, sampled: usize) -> Vec<String> {
     let mut f = Vec::new();
     if cfg!(miri) {
-        // One of each kind of small sort: networks, blocks; counted and boxed.
+        // The two kinds of small sort, networks (one word) and blocks (33 to 128
+        // bytes, which the stable sorts of every size use too), one counted, one
+        // owning boxes.
         f.extend(check::<Counted<0>>(lengths, every, sampled));
-        f.extend(check::<Counted<40>>(lengths, every, sampled));
-        f.extend(check::<Boxed<0>>(lengths, every, sampled));
         f.extend(check::<Boxed<48>>(lengths, every, sampled));
         return f;
     }
@@ -423,7 +423,7 @@ fn short_slices_keep_every_change_with_a_panic_at_any_call() {
     let lengths = |shape: &str| -> Vec<usize> {
         if cfg!(miri) {
             if shape == "random" {
-                vec![0, 2, 9, 17, 33]
+                vec![17, 33]
             } else {
                 vec![]
             }
@@ -433,7 +433,7 @@ fn short_slices_keep_every_change_with_a_panic_at_any_call() {
             vec![8, 17, 21, 33, 40]
         }
     };
-    let (every, sampled) = if cfg!(miri) { (2, 3) } else { (64, 16) };
+    let (every, sampled) = if cfg!(miri) { (1, 2) } else { (64, 16) };
     // Slices this short sort on the calling thread; under Miri no pool is built,
     // whose idle workers would take most of its time.
     let failures = if cfg!(miri) {
