@@ -452,7 +452,7 @@ fn long_slices_keep_every_change_on_every_pool() {
         return; // too long for Miri; the short slices run there
     }
     let _turn = one_at_a_time();
-    let lengths = |_: &str| vec![300, 2049, 4097, 9000];
+    let lengths = |_: &str| vec![300, 4097, 9000];
     for threads in [1, 2, 8] {
         let failures = pool(threads).install(|| {
             let mut f = check::<Counted<0>>(&lengths, 2, 3);
@@ -480,7 +480,9 @@ fn large_slices_keep_every_change() {
             let lengths = |_: &str| vec![70_000];
             failures.extend(check::<Counted<0>>(&lengths, 0, 2));
             failures.extend(check::<Boxed<8>>(&lengths, 0, 2));
-            failures.extend(check::<Counted<56>>(&lengths, 0, 2));
+            if threads == 2 {
+                failures.extend(check::<Counted<56>>(&lengths, 0, 2));
+            }
         });
     }
     let huge = |shape: &str| {
