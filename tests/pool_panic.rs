@@ -6,6 +6,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use prorata::ThreadPoolBuilder;
 
+mod common;
+use common::panics::PanicsOnDrop;
+
 fn pool(n: usize) -> prorata::ThreadPool {
     ThreadPoolBuilder::new().num_threads(n).build().unwrap()
 }
@@ -99,6 +102,54 @@ fn scope_panic_after_all_jobs() {
     }));
     assert_eq!(message(r.unwrap_err()), "body");
     assert_eq!(done.load(Ordering::SeqCst), 5);
+    assert_eq!(pool.install(|| 1), 1);
+}
+
+/// Spins (running other jobs of the pool) until the scope has recorded a panic.
+fn until_a_panic_is_recorded(s: &impl std::fmt::Debug) {
+    while !format!("{s:?}").contains("panicked: true") {
+        if prorata::yield_now() != Some(prorata::Yield::Executed) {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+#[test]
+fn scope_job_panic_whose_payload_panics_on_drop_does_not_escape_the_job() {
+    // The scope keeps the first panic and drops later ones: a later payload whose drop
+    // panics must not unwind out of the job (the scope would never be told the job is
+    // done, and the worker would unwind through whatever waits on its stack).
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    let pool = pool(2);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        pool.scope(|s| {
+            s.spawn(|_| panic!("first"));
+            s.spawn(|s| {
+                until_a_panic_is_recorded(s);
+                std::panic::panic_any(PanicsOnDrop(&DROPS));
+            });
+        })
+    }));
+    assert_eq!(message(r.unwrap_err()), "first");
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1);
+    assert_eq!(pool.install(|| 1), 1);
+}
+
+#[test]
+fn scope_body_panic_whose_payload_panics_on_drop_waits_for_the_jobs() {
+    // Same, for the body's panic: the scope must still wait for its jobs and re-raise
+    // the first panic, not unwind at once with the payload's.
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    let pool = pool(2);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        pool.scope(|s| {
+            s.spawn(|_| panic!("first"));
+            until_a_panic_is_recorded(s);
+            std::panic::panic_any(PanicsOnDrop(&DROPS));
+        })
+    }));
+    assert_eq!(message(r.unwrap_err()), "first");
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1);
     assert_eq!(pool.install(|| 1), 1);
 }
 

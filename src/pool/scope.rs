@@ -379,7 +379,10 @@ impl<'scope> ScopeBase<'scope> {
                 None
             }
         };
-        // SAFETY: the latch lives in `self`, which outlives this call.
+        // SAFETY: the latch lives in `self`, which outlives this call. The body's panic
+        // was caught and `job_panicked` does not unwind, so this count of the body and
+        // the wait below are reached whatever the body did: the scope never ends while
+        // its jobs may still run.
         unsafe { CountLatch::set(&self.job_completed_latch) };
         self.job_completed_latch.wait(owner);
         self.maybe_propagate_panic();
@@ -393,7 +396,10 @@ impl<'scope> ScopeBase<'scope> {
     /// counted done, so it takes a raw pointer rather than a reference that would have to
     /// stay valid until the function returns.
     unsafe fn execute_job(this: *const Self, body: impl FnOnce()) {
-        // SAFETY: valid until the latch is set, which is the last access.
+        // SAFETY: the scope is valid until the latch is set, which is the last access.
+        // Nothing before it unwinds: a panic of `body` (which also drops what the body
+        // captured) is caught, and `job_panicked` never unwinds, so the job is counted
+        // done whatever the user's closure or its panic payload does.
         unsafe {
             if let Err(p) = unwind::halt_unwinding(body) {
                 (*this).job_panicked(p);
@@ -414,6 +420,11 @@ impl<'scope> ScopeBase<'scope> {
             .inject_broadcast((0..n).map(|_| unsafe { ArcJob::as_job_ref(job) }));
     }
 
+    /// Records a panic of the body or of a job: the first is kept, to be re-raised;
+    /// later ones are dropped. Never unwinds, even if dropping a payload panics (see
+    /// [`unwind::drop_payload`]): `execute_job` must go on to count the job done, and
+    /// `complete` to wait for the jobs, or the scope would end (or never end) while
+    /// jobs that borrow from it still run.
     fn job_panicked(&self, payload: Box<dyn Any + Send + 'static>) {
         let boxed = Box::into_raw(Box::new(payload));
         if self
@@ -423,7 +434,7 @@ impl<'scope> ScopeBase<'scope> {
         {
             // Keep the first panic; drop this one.
             // SAFETY: `boxed` was not published, we still own it.
-            drop(unsafe { Box::from_raw(boxed) });
+            unwind::drop_payload(*unsafe { Box::from_raw(boxed) });
         }
     }
 
@@ -514,8 +525,10 @@ impl Drop for ScopeBase<'_> {
     fn drop(&mut self) {
         let p = *self.panic.get_mut();
         if !p.is_null() {
-            // SAFETY: a recorded panic not yet propagated is still owned here.
-            drop(unsafe { Box::from_raw(p) });
+            // SAFETY: a recorded panic not yet propagated is still owned here (it came
+            // from `Box::into_raw` in `job_panicked`, and the pointer is taken only by
+            // `maybe_propagate_panic`'s swap, which leaves null).
+            unwind::drop_payload(*unsafe { Box::from_raw(p) });
         }
     }
 }

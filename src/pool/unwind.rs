@@ -17,6 +17,17 @@ where
     panic::catch_unwind(AssertUnwindSafe(f))
 }
 
+/// Drops a caught panic's payload that nobody will re-raise, where a panic of the
+/// payload's own `Drop` (any `panic_any` value may have one) must not unwind into the
+/// caller: the pool calls it on paths that still have a latch to set or a wait to finish.
+/// A payload whose drop panics is dropped up to that panic, and the second panic's
+/// payload is leaked (forgotten): dropping it could panic again.
+pub(crate) fn drop_payload(payload: Payload) {
+    if let Err(again) = halt_unwinding(move || drop(payload)) {
+        std::mem::forget(again);
+    }
+}
+
 /// Re-raises a caught panic.
 pub(crate) fn resume_unwinding(payload: Payload) -> ! {
     panic::resume_unwind(payload)

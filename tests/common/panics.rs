@@ -17,3 +17,14 @@ pub fn message_of(payload: &(dyn std::any::Any + Send)) -> String {
         "<non-string panic>".to_string()
     }
 }
+
+/// A value whose drop panics (with the message `"dropped"`) after counting the drop on
+/// `drops`: a panic payload or a captured value that misbehaves when dropped.
+pub struct PanicsOnDrop(pub &'static std::sync::atomic::AtomicUsize);
+
+impl Drop for PanicsOnDrop {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        panic!("dropped");
+    }
+}
