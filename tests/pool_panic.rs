@@ -154,6 +154,30 @@ fn scope_body_panic_whose_payload_panics_on_drop_waits_for_the_jobs() {
 }
 
 #[test]
+fn scope_broadcast_body_whose_drop_panics_is_a_panic_of_the_scope() {
+    // The body of a scoped broadcast is dropped by whoever lets go of it last (a worker
+    // after its run, or the spawning thread): a panic there is re-raised by the scope
+    // once everything is done, like a panic of the body itself.
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    let pool = pool(2);
+    let ran = AtomicUsize::new(0);
+    let r = catch_unwind(AssertUnwindSafe(|| {
+        pool.in_place_scope(|s| {
+            let bomb = PanicsOnDrop(&DROPS);
+            let ran = &ran;
+            s.spawn_broadcast(move |_, _| {
+                let _ = &bomb;
+                ran.fetch_add(1, Ordering::SeqCst);
+            });
+        })
+    }));
+    assert_eq!(message(r.unwrap_err()), "dropped");
+    assert_eq!(ran.load(Ordering::SeqCst), 2);
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1);
+    assert_eq!(pool.install(|| 1), 1);
+}
+
+#[test]
 fn install_panic_reraised_from_plain_and_cross_pool() {
     let a = pool(2);
     let b = pool(2);

@@ -269,7 +269,7 @@ impl<'scope> Scope<'scope> {
         BODY: Fn(&Scope<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let scope_ptr = ScopePtr(self);
-        let body = BodyGuard::new(body, &self.base.job_completed_latch);
+        let body = BodyGuard::new(body, &self.base);
         let job = ArcJob::new(move || {
             let body = &body;
             // SAFETY: the scope waits for this job (and for the body's drop) before it ends.
@@ -340,7 +340,7 @@ impl<'scope> ScopeFifo<'scope> {
         BODY: Fn(&ScopeFifo<'scope>, BroadcastContext<'_>) + Send + Sync + 'scope,
     {
         let scope_ptr = ScopePtr(self);
-        let body = BodyGuard::new(body, &self.base.job_completed_latch);
+        let body = BodyGuard::new(body, &self.base);
         let job = ArcJob::new(move || {
             let body = &body;
             // SAFETY: the scope waits for this job (and for the body's drop) before it ends.
@@ -449,36 +449,45 @@ impl<'scope> ScopeBase<'scope> {
 }
 
 /// The body of a scoped broadcast, shared by the workers' jobs. The last job to finish
-/// drops it; only then does the guard count itself done, so the scope cannot end while the
-/// body (which may borrow `'scope` data and have drop glue) still exists.
-struct BodyGuard<B> {
+/// drops it (or the spawning thread, if every job finished first); only then does the
+/// guard count itself done, so the scope cannot end while the body (which may borrow
+/// `'scope` data and have drop glue) still exists. A panic of the body's drop is a panic
+/// of the scope, like one of the body itself: it must not unwind out of a worker's job
+/// (through whatever waits on the worker's stack), nor skip the count.
+struct BodyGuard<'scope, B> {
     body: ManuallyDrop<B>,
-    latch: *const CountLatch,
+    scope: *const ScopeBase<'scope>,
 }
 
-// SAFETY: the latch pointer is only used to `set` a thread-safe latch; the body is as
-// thread-safe as `B`.
-unsafe impl<B: Send> Send for BodyGuard<B> {}
+// SAFETY: the scope pointer is only used to record a panic and `set` the scope's latch,
+// both thread-safe (`ScopeBase` is `Sync`); the body is as thread-safe as `B`.
+unsafe impl<B: Send> Send for BodyGuard<'_, B> {}
 // SAFETY: as above; shared access only calls `B` through `&B`.
-unsafe impl<B: Sync> Sync for BodyGuard<B> {}
+unsafe impl<B: Sync> Sync for BodyGuard<'_, B> {}
 
-impl<B> BodyGuard<B> {
-    /// Guards `body`; the latch must already count the guard (see `spawn_broadcast_jobs`).
-    fn new(body: B, latch: &CountLatch) -> Self {
+impl<'scope, B> BodyGuard<'scope, B> {
+    /// Guards `body`; the scope's latch must already count the guard (see
+    /// `spawn_broadcast_jobs`).
+    fn new(body: B, scope: &ScopeBase<'scope>) -> Self {
         BodyGuard {
             body: ManuallyDrop::new(body),
-            latch,
+            scope,
         }
     }
 }
 
-impl<B> Drop for BodyGuard<B> {
+impl<B> Drop for BodyGuard<'_, B> {
     fn drop(&mut self) {
-        // SAFETY: the body is dropped once, here; the latch lives in the scope, which waits
-        // for this count, so it is valid until set and not touched afterwards.
+        // SAFETY: the body is dropped once, here (a drop that panics has dropped what it
+        // could, and the body is not touched again).
+        let dropped = unwind::halt_unwinding(|| unsafe { ManuallyDrop::drop(&mut self.body) });
+        // SAFETY: the scope waits for this guard's count, so it is valid until the latch
+        // is set, the last access; `job_panicked` does not unwind.
         unsafe {
-            ManuallyDrop::drop(&mut self.body);
-            CountLatch::set(self.latch);
+            if let Err(p) = dropped {
+                (*self.scope).job_panicked(p);
+            }
+            CountLatch::set(&raw const (*self.scope).job_completed_latch);
         }
     }
 }
