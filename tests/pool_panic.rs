@@ -178,6 +178,32 @@ fn scope_broadcast_body_whose_drop_panics_is_a_panic_of_the_scope() {
 }
 
 #[test]
+fn spawn_broadcast_op_whose_drop_panics_goes_to_the_handler() {
+    // A spawned broadcast's closure is dropped after its last run: a panic there goes
+    // to the panic handler, like a panic of the closure, not through a worker's stack.
+    static DROPS: AtomicUsize = AtomicUsize::new(0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let tx = std::sync::Mutex::new(tx);
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(2)
+        .panic_handler(move |p| tx.lock().unwrap().send(message(p)).unwrap())
+        .build()
+        .unwrap();
+    let ran = std::sync::Arc::new(AtomicUsize::new(0));
+    let bomb = PanicsOnDrop(&DROPS);
+    let counter = std::sync::Arc::clone(&ran);
+    pool.spawn_broadcast(move |_| {
+        let _ = &bomb;
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    assert_eq!(rx.recv().unwrap(), "dropped");
+    assert_eq!(ran.load(Ordering::SeqCst), 2);
+    assert_eq!(DROPS.load(Ordering::SeqCst), 1);
+    assert_eq!(pool.install(|| 1), 1);
+    assert_eq!(pool.broadcast(|ctx| ctx.index()), [0, 1]);
+}
+
+#[test]
 fn install_panic_reraised_from_plain_and_cross_pool() {
     let a = pool(2);
     let b = pool(2);

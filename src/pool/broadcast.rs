@@ -129,14 +129,45 @@ where
         registry.increment_terminate_count();
     }
     let job = {
-        let registry = Arc::clone(registry);
+        let op = DropHandled {
+            op: Some(op),
+            registry: Arc::clone(registry),
+        };
         ArcJob::new(move || {
-            if let Err(payload) = unwind::halt_unwinding(|| BroadcastContext::with(&op)) {
+            let registry = &op.registry;
+            if let Err(payload) = unwind::halt_unwinding(|| BroadcastContext::with(op.get())) {
                 registry.handle_panic(payload);
             }
             registry.terminate();
         })
     };
-    // SAFETY: the job owns all its data ('static); each reference holds a count.
+    // SAFETY: the job owns all its data ('static); each reference holds a count. Its
+    // execution never unwinds: a panic of `op`, or of dropping it with the last
+    // reference (`DropHandled`), goes to the panic handler.
     registry.inject_broadcast((0..n).map(|_| unsafe { ArcJob::as_job_ref(&job) }));
+}
+
+/// The closure of a spawned broadcast. It is dropped with the last reference to its
+/// job, by a worker after its run (or by the spawning thread): a panic of that drop
+/// goes to the panic handler, like a panic of a run, rather than unwinding out of the
+/// worker's job (through whatever waits on the worker's stack).
+struct DropHandled<OP> {
+    /// `Some` until dropped.
+    op: Option<OP>,
+    registry: Arc<Registry>,
+}
+
+impl<OP> DropHandled<OP> {
+    fn get(&self) -> &OP {
+        self.op.as_ref().expect("present until dropped")
+    }
+}
+
+impl<OP> Drop for DropHandled<OP> {
+    fn drop(&mut self) {
+        let op = self.op.take();
+        if let Err(payload) = unwind::halt_unwinding(move || drop(op)) {
+            self.registry.handle_panic(payload);
+        }
+    }
 }
