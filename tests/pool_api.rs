@@ -96,6 +96,86 @@ fn use_current_thread_makes_caller_worker_zero() {
     assert_eq!(prorata::current_thread_index(), None);
 }
 
+/// A `use_current_thread` pool of `n` workers built on a new thread, which runs `f` with
+/// it, then exits; returns the indices of the workers that ran a broadcast spawned
+/// before `f` (worker 0's part runs on the building thread when it waits or yields, or
+/// on the thread that takes worker 0's place when that thread lets it go).
+fn with_current_thread_pool(n: usize, f: impl FnOnce(ThreadPool) + Send + 'static) -> Vec<usize> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let p = ThreadPoolBuilder::new()
+            .num_threads(n)
+            .use_current_thread()
+            .build()
+            .unwrap();
+        let tx = Mutex::new(tx);
+        p.spawn_broadcast(move |ctx| tx.lock().unwrap().send(ctx.index()).unwrap());
+        f(p);
+    })
+    .join()
+    .unwrap();
+    let mut ran: Vec<usize> = rx.iter().take(n).collect();
+    ran.sort_unstable();
+    ran
+}
+
+#[test]
+fn use_current_thread_pool_dropped_inside_a_join_on_its_thread() {
+    // The join's second half may be queued on worker 0's deque: the thread stays
+    // worker 0 (until it exits, as with Rayon) instead of handing the worker to a new
+    // thread under the join's feet.
+    let ran = with_current_thread_pool(2, |p| {
+        let mut slot = Some(p);
+        let (inside, b) = prorata::join(
+            || {
+                drop(slot.take());
+                prorata::current_thread_index()
+            },
+            || 2,
+        );
+        assert_eq!((inside, b), (Some(0), 2));
+        assert_eq!(prorata::current_thread_index(), Some(0));
+    });
+    assert_eq!(ran, [0, 1]);
+}
+
+#[test]
+fn use_current_thread_pool_dropped_inside_a_scope_or_a_job_on_its_thread() {
+    // A scope's body: the scope then waits on worker 0 for its jobs.
+    let ran = with_current_thread_pool(2, |p| {
+        let mut slot = Some(p);
+        let done = AtomicUsize::new(0);
+        prorata::in_place_scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|_| {
+                    done.fetch_add(1, Ordering::SeqCst);
+                });
+            }
+            drop(slot.take());
+            assert_eq!(prorata::current_thread_index(), Some(0));
+        });
+        assert_eq!(done.load(Ordering::SeqCst), 4);
+        assert_eq!(prorata::current_thread_index(), Some(0));
+    });
+    assert_eq!(ran, [0, 1]);
+
+    // A job that worker 0 runs from `yield_local`, dropping the pool it belongs to.
+    let ran = with_current_thread_pool(1, |p| {
+        let slot = Mutex::new(Some(p));
+        prorata::scope(|s| {
+            s.spawn(|_| {
+                let pool: Option<ThreadPool> = slot.lock().unwrap().take();
+                drop(pool);
+                assert_eq!(prorata::current_thread_index(), Some(0));
+            });
+            while prorata::yield_local() == Some(Yield::Executed) {}
+            assert!(slot.lock().unwrap().is_none());
+            assert_eq!(prorata::current_thread_index(), Some(0));
+        });
+    });
+    assert_eq!(ran, [0]);
+}
+
 #[test]
 fn build_scoped_runs_wrapper_on_each_thread() {
     let wrapped = AtomicUsize::new(0);

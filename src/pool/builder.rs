@@ -188,10 +188,12 @@ impl<S> ThreadPoolBuilder<S> {
     /// but it executes the pool's jobs whenever it waits inside the pool (and `join` or
     /// `scope` called on it run in this pool). It stops being a worker when the pool is
     /// dropped on this thread (or when the thread exits); a new thread then takes worker
-    /// 0's place until the pool's queued and spawned work is done. Until then, jobs
-    /// queued on worker 0 run only when this thread waits in the pool or another worker
-    /// steals them; with `num_threads(1)`, work injected from other threads waits for
-    /// this thread.
+    /// 0's place until the pool's queued and spawned work is done. A pool dropped while
+    /// this thread uses its worker (from inside a `join` or `scope` on it, or a job it
+    /// runs) leaves it worker 0 until the thread exits, as Rayon always does. Until then,
+    /// jobs queued on worker 0 run only when this thread waits in the pool or another
+    /// worker steals them; with `num_threads(1)`, work injected from other threads waits
+    /// for this thread.
     ///
     /// ```
     /// let pool = prorata::ThreadPoolBuilder::new()

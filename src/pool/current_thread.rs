@@ -1,6 +1,15 @@
 //! `use_current_thread`: the building thread as worker 0 of its pool, held in a
 //! thread-local until the pool is dropped on that thread or the thread exits; then a
 //! new thread takes worker 0's place until the pool terminates.
+//!
+//! The worker moves to that thread only when nothing on this thread's stack still
+//! uses it: code here holds references to it across user code (a `join` with a frame
+//! on its stack, whose second half may be queued on its deque; a scope, a wait or a
+//! yield running jobs). A pool dropped from there (inside a join's closure, a scope's
+//! body, a job this thread runs) leaves worker 0 on this thread until the thread
+//! exits, as Rayon's `use_current_thread` always does: two threads never drive one
+//! worker, and no reference to it outlives its stay here (the rule of
+//! `WorkerThread::set_current`).
 
 use std::cell::RefCell;
 
@@ -24,13 +33,14 @@ impl Drop for CurrentThreadWorker {
     }
 }
 
-/// If the current thread is worker 0 of `registry` by `use_current_thread`, stops that.
+/// If the current thread is worker 0 of `registry` by `use_current_thread`, stops that,
+/// unless the worker is in use on this thread (then it stays until the thread exits).
 pub(crate) fn release_current_thread(registry: &Registry) {
     let _ = CURRENT_THREAD_WORKER.try_with(|holder| {
         let mut slot = holder.0.borrow_mut();
         if slot
             .as_ref()
-            .is_some_and(|w| w.registry().id() == registry.id())
+            .is_some_and(|w| w.registry().id() == registry.id() && !w.is_in_use())
         {
             WorkerThread::clear_current();
             if let Some(worker) = slot.take() {

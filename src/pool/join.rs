@@ -203,28 +203,32 @@ where
     RB: Send,
 {
     let worker = current_worker();
-    // SAFETY: only compared, never executed through.
-    let job_b_id = unsafe { job_b.as_job_ref() }.id();
-    // SAFETY: the frame was handed out (published or claimed): its latch is initialised.
-    let latch = unsafe { job_b.latch.core() };
-    while !latch.probe() {
-        match worker.take_local_job() {
-            Some(job) if job.id() == job_b_id => {
-                // Nobody stole B: run it here, without the latch.
-                worker.note_publish_taken(false);
-                return job_b.run_inline(injected);
-            }
-            // A job `oper_a` left behind (a `spawn`): run it to get back down to B.
-            // SAFETY: a queued job is live until executed, and executed once.
-            Some(job) => unsafe { worker.execute(job) },
-            None => {
-                worker.wait_until(latch);
-                break;
+    // The jobs run here may drop a `use_current_thread` pool whose worker this is.
+    worker.in_use(|| {
+        // SAFETY: only compared, never executed through.
+        let job_b_id = unsafe { job_b.as_job_ref() }.id();
+        // SAFETY: the frame was handed out (published or claimed): its latch is
+        // initialised.
+        let latch = unsafe { job_b.latch.core() };
+        while !latch.probe() {
+            match worker.take_local_job() {
+                Some(job) if job.id() == job_b_id => {
+                    // Nobody stole B: run it here, without the latch.
+                    worker.note_publish_taken(false);
+                    return job_b.run_inline(injected);
+                }
+                // A job `oper_a` left behind (a `spawn`): run it to get back down to B.
+                // SAFETY: a queued job is live until executed, and executed once.
+                Some(job) => unsafe { worker.execute(job) },
+                None => {
+                    worker.wait_until(latch);
+                    break;
+                }
             }
         }
-    }
-    worker.note_publish_taken(true);
-    job_b.take_result()
+        worker.note_publish_taken(true);
+        job_b.take_result()
+    })
 }
 
 /// The first half of a join panicked: as in Rayon, the second still runs (here, if

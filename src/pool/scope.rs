@@ -370,8 +370,16 @@ impl<'scope> ScopeBase<'scope> {
         }
     }
 
-    /// Runs the body, waits for every job, re-raises the first panic.
+    /// Runs the body, waits for every job, re-raises the first panic. The owner, the
+    /// current thread's worker if it is one, is in use meanwhile (`WorkerThread::in_use`).
     fn complete<R>(&self, owner: Option<&WorkerThread>, body: impl FnOnce() -> R) -> R {
+        match owner {
+            Some(worker) => worker.in_use(|| self.complete_on(owner, body)),
+            None => self.complete_on(None, body),
+        }
+    }
+
+    fn complete_on<R>(&self, owner: Option<&WorkerThread>, body: impl FnOnce() -> R) -> R {
         let result = match unwind::halt_unwinding(body) {
             Ok(r) => Some(r),
             Err(p) => {

@@ -137,6 +137,9 @@ pub(crate) struct WorkerThread {
     max_queued: Cell<usize>,
     /// This worker's counters (in the registry).
     counters: *const WorkerCounters,
+    /// How many calls on its thread's stack hold a reference to this worker across user
+    /// code, besides joins (see [`WorkerThread::in_use`]).
+    uses: Cell<usize>,
 }
 
 // SAFETY: the only non-Send fields are `info` and `counters`, pointers into the
@@ -163,15 +166,23 @@ impl WorkerThread {
             rng: XorShift64Star::new(index as u64),
             registry,
             max_queued: Cell::new(0),
+            uses: Cell::new(0),
         }
     }
 
     /// The worker of the current thread, if it is one.
+    ///
+    /// The reference is not `'static`: it is valid while the worker stays this thread's,
+    /// which `set_current`'s callers guarantee for as long as any code on this thread's
+    /// stack may hold it (a worker thread's whole main loop; for the worker 0 of a
+    /// `use_current_thread` pool, until [`WorkerThread::is_in_use`] is false, see
+    /// `current_thread.rs`).
     #[inline]
     pub(crate) fn current() -> Option<&'static WorkerThread> {
         let p = WORKER_THREAD.with(Cell::get);
-        // SAFETY: the pointer is set by `set_current` for exactly as long as the worker
-        // lives (it is cleared before the worker is dropped), and only this thread uses it.
+        // SAFETY: the pointer is set by `set_current` and cleared before the worker is
+        // dropped or leaves this thread, never while a reference from here is still held
+        // on this thread's stack (see above); only this thread uses the worker.
         unsafe { p.as_ref() }
     }
 
@@ -179,15 +190,42 @@ impl WorkerThread {
     #[inline]
     pub(crate) fn current_info() -> Option<&'static ThreadInfo> {
         let p = WORKER_INFO.with(Cell::get);
-        // SAFETY: set and cleared with `WORKER_THREAD`; the worker's registry, which
-        // holds the info, outlives it.
+        // SAFETY: set and cleared with `WORKER_THREAD`, under the same rule; the worker's
+        // registry, which holds the info, outlives the worker.
         unsafe { p.as_ref() }
+    }
+
+    /// Runs `f`, during which this worker is *in use* on its thread: the caller holds a
+    /// reference to it across user code (a scope's body and wait, a wait for a latch, a
+    /// yield: jobs run there). A join needs no call: its pending frame marks the worker
+    /// in use. The worker 0 of a `use_current_thread` pool stays on its thread while it
+    /// is in use, even if its pool is dropped meanwhile (see `current_thread.rs`).
+    #[inline]
+    pub(crate) fn in_use<R>(&self, f: impl FnOnce() -> R) -> R {
+        /// Ends the use, also on unwinding (a scope re-raises a panic from inside).
+        struct Leave<'a>(&'a Cell<usize>);
+        impl Drop for Leave<'_> {
+            fn drop(&mut self) {
+                self.0.set(self.0.get() - 1);
+            }
+        }
+        self.uses.set(self.uses.get() + 1);
+        let _leave = Leave(&self.uses);
+        f()
+    }
+
+    /// Whether code on this thread's stack may hold a reference to this worker (inside
+    /// [`WorkerThread::in_use`], or a join whose frame is recorded). Owner only.
+    pub(crate) fn is_in_use(&self) -> bool {
+        self.uses.get() > 0 || self.frames().len() > 0
     }
 
     /// Makes `worker` the current thread's worker until `clear_current`.
     ///
     /// # Safety
-    /// `worker` must stay alive and in place until `clear_current` is called on this thread.
+    /// `worker` must stay alive, in place and this thread's alone until `clear_current`
+    /// is called on this thread, which must not happen while code on this thread's stack
+    /// may still use a reference from [`WorkerThread::current`] (or `current_info`).
     pub(crate) unsafe fn set_current(worker: *const WorkerThread) {
         WORKER_THREAD.with(|w| {
             assert!(w.get().is_null(), "prorata: thread is already a worker");
@@ -440,14 +478,18 @@ impl WorkerThread {
 
     /// Runs one job found anywhere in the pool, if any.
     pub(crate) fn yield_now(&self) -> Yield {
-        self.publish_all();
-        self.run_one(self.find_work())
+        self.in_use(|| {
+            self.publish_all();
+            self.run_one(self.find_work())
+        })
     }
 
     /// Runs one job of this worker's own deque, if any.
     pub(crate) fn yield_local(&self) -> Yield {
-        self.publish_all();
-        self.run_one(self.take_local_job())
+        self.in_use(|| {
+            self.publish_all();
+            self.run_one(self.take_local_job())
+        })
     }
 
     fn run_one(&self, job: Option<JobRef>) -> Yield {
@@ -656,9 +698,11 @@ impl WorkerThread {
 
     #[cold]
     fn wait_until_cold(&self, latch: &CoreLatch) {
-        self.publish_all();
-        let _ = self.run_until(latch, true, None);
-        preempt::worker_resumed(self);
+        self.in_use(|| {
+            self.publish_all();
+            let _ = self.run_until(latch, true, None);
+            preempt::worker_resumed(self);
+        })
     }
 
     /// Executes jobs of this pool until `latch` is set, sleeping when there are none;
