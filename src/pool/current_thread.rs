@@ -63,10 +63,8 @@ fn hand_off(worker: Box<WorkerThread>) {
         b = b.stack_size(size);
     }
     let _ = b.spawn(move || {
-        // SAFETY: the box lives in this closure until `clear_current` below.
-        unsafe { WorkerThread::set_current(&*worker) };
-        let _ = worker.main_loop(); // such a pool's workers never retire
-        WorkerThread::clear_current();
+        // Such a pool's workers never retire.
+        let _ = worker.run_as_current(|| worker.main_loop());
     });
 }
 

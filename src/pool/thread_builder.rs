@@ -94,10 +94,7 @@ impl ThreadBuilder {
     /// ```
     pub fn run(mut self) {
         let worker = self.worker.take().expect("a thread builder runs once");
-        // SAFETY: `worker` lives on this frame until `clear_current` below.
-        unsafe { WorkerThread::set_current(&worker) };
-        let retired = worker.main_loop();
-        WorkerThread::clear_current();
+        let retired = worker.run_as_current(|| worker.main_loop());
         if retired {
             worker.hand_back();
         }

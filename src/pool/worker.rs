@@ -235,6 +235,25 @@ impl WorkerThread {
         WORKER_INFO.with(|i| i.set(unsafe { (*worker).info }));
     }
 
+    /// Runs `f` (a worker thread's whole life) with this worker as the current thread's,
+    /// and unregisters it when `f` returns or unwinds: the thread never keeps a pointer
+    /// to a worker that its caller then drops.
+    pub(crate) fn run_as_current<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Unregister;
+        impl Drop for Unregister {
+            fn drop(&mut self) {
+                WorkerThread::clear_current();
+            }
+        }
+        // SAFETY: `self` is borrowed for the whole call, so it stays alive and in place,
+        // and it is this thread's alone (a `WorkerThread` is not `Sync`, so no other
+        // thread holds a reference). `Unregister` clears it when the call ends, also on
+        // unwinding, once nothing that `f` ran holds a reference any more.
+        unsafe { WorkerThread::set_current(self) };
+        let _unregister = Unregister;
+        f()
+    }
+
     /// The current thread is no longer a worker.
     pub(crate) fn clear_current() {
         WORKER_INFO.with(|i| i.set(ptr::null()));
