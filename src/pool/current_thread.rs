@@ -69,10 +69,18 @@ fn hand_off(worker: Box<WorkerThread>) {
 }
 
 /// Makes `worker` the current thread's worker, kept until [`release_current_thread`] or
-/// the thread's exit.
+/// the thread's exit. On a thread that is exiting (a thread-local's destructor builds
+/// the pool after the one holding worker 0 is gone), a new thread takes worker 0 at once.
 pub(crate) fn adopt_current_thread(worker: Box<WorkerThread>) {
-    // SAFETY: the box is kept in this thread's CURRENT_THREAD_WORKER until it is
-    // unregistered (pool dropped on this thread, or thread exit).
-    unsafe { WorkerThread::set_current(&*worker) };
-    CURRENT_THREAD_WORKER.with(|holder| *holder.0.borrow_mut() = Some(worker));
+    let pointer: *const WorkerThread = &*worker;
+    let mut worker = Some(worker);
+    let _ = CURRENT_THREAD_WORKER.try_with(|holder| *holder.0.borrow_mut() = worker.take());
+    match worker {
+        // SAFETY: the box is in this thread's CURRENT_THREAD_WORKER (moving a box does
+        // not move what it points to), which keeps it until it unregisters it: when the
+        // pool is dropped on this thread while nothing here uses the worker, or when
+        // the thread exits.
+        None => unsafe { WorkerThread::set_current(pointer) },
+        Some(worker) => hand_off(worker),
+    }
 }

@@ -158,3 +158,59 @@ fn worker_0_thread_exits_while_the_pool_lives() {
     std::thread::spawn(move || tx.send(pool.broadcast(|c| c.index())).unwrap());
     assert_eq!(recv(&rx), [0, 1]);
 }
+
+/// A `use_current_thread` pool built by a thread-local's destructor on a thread whose
+/// thread-local holding worker 0 was destroyed already: worker 0 goes to a new thread
+/// at once and the pool works. Before the fix, adopting the thread as worker 0 first
+/// registered the worker, then panicked on the destroyed thread-local, inside a
+/// thread-local destructor (the process aborted), leaving the thread pointing to the
+/// dropped worker meanwhile.
+#[test]
+fn use_current_thread_pool_built_while_its_thread_exits() {
+    use prorata::prelude::*;
+    use std::cell::RefCell;
+
+    struct BuildsAPool(std::sync::mpsc::Sender<usize>);
+    impl Drop for BuildsAPool {
+        fn drop(&mut self) {
+            let pool = prorata::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .use_current_thread()
+                .build()
+                .unwrap();
+            let sum = pool.install(|| (0..100usize).into_par_iter().sum());
+            self.0.send(sum).unwrap();
+        }
+    }
+    thread_local!(static LATE: RefCell<Option<BuildsAPool>> = const { RefCell::new(None) });
+
+    if crate::child::case().is_none() {
+        let out = crate::child::run(
+            crate::test_path!(use_current_thread_pool_built_while_its_thread_exits),
+            "prorata",
+        );
+        assert!(
+            out.status.success(),
+            "{:?}; stderr:\n{}",
+            out.status,
+            crate::child::stderr(&out)
+        );
+        return;
+    }
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        // Thread-locals are destroyed in the reverse order of their first use: `LATE`
+        // after the one holding worker 0, which the first pool uses.
+        LATE.with(|l| *l.borrow_mut() = Some(BuildsAPool(tx)));
+        drop(
+            prorata::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .use_current_thread()
+                .build()
+                .unwrap(),
+        );
+    })
+    .join()
+    .unwrap();
+    assert_eq!(recv(&rx), 4950);
+}
