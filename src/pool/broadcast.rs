@@ -109,7 +109,8 @@ where
     let jobs: Vec<_> = (0..n)
         .map(|_| StackJob::new(move |_| BroadcastContext::with(op), LatchRef::new(&latch)))
         .collect();
-    // SAFETY: `jobs` stays in place (no push after this) until the latch says all ran.
+    // SAFETY: `jobs` stays in place (no push after this, and nothing unwinds before the
+    // wait) until the latch says all ran; each job catches the panics of `op`.
     registry.inject_broadcast(jobs.iter().map(|job| unsafe { job.as_job_ref() }));
     latch.wait(current);
     // Every outcome is read before the first panic is re-raised, so none is leaked.

@@ -30,7 +30,8 @@ pub(crate) struct JobRef {
 }
 
 // SAFETY: a JobRef is only made from jobs whose data may be sent to and executed on another
-// thread (closures bounded by `Send`, latches built for cross-thread use).
+// thread (the contract of `JobRef::new`: the job types' closures are bounded by `Send`, and
+// their latches are built for cross-thread use).
 unsafe impl Send for JobRef {}
 
 /// Calls `T::execute` on an erased pointer.
@@ -46,7 +47,10 @@ impl JobRef {
     /// Erases a job.
     ///
     /// # Safety
-    /// `data` must stay valid until the job has executed.
+    /// `data` must stay valid until the job has executed, and the job may be executed on
+    /// any thread (what it holds is `Send`; `JobRef` is `Send` on that promise). Its
+    /// execution must not unwind (the pool's workers abort if it does, see
+    /// `WorkerThread::execute`).
     #[inline]
     pub(crate) unsafe fn new<T: Job>(data: *const T) -> JobRef {
         JobRef {
@@ -204,6 +208,9 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> StackJob<L, F, R> {
 
 impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> Job for StackJob<L, F, R> {
     unsafe fn execute(this: *const Self) {
+        // Nothing here may unwind: the owner waits for the latch, and it frees the job (its
+        // stack frame) once the latch is set. The closure's panics are caught into the
+        // result; anything else (the latch's `set`) aborts.
         let abort = AbortIfPanic;
         // SAFETY: the caller guarantees `this` is live and executed once; the owner does not
         // touch `func`/`result` until the latch is set.
@@ -240,7 +247,9 @@ impl<F: FnOnce() + Send> HeapJob<F> {
 
 impl<F: FnOnce() + Send> Job for HeapJob<F> {
     unsafe fn execute(this: *const Self) {
-        // SAFETY: `this` came from `Box::into_raw` in `into_job_ref` and runs once.
+        // SAFETY: `this` came from `Box::into_raw` in `into_job_ref` and runs once, so the
+        // box is reclaimed once. The closure is made by the pool (`spawn`, `Scope::spawn`),
+        // which catches the user's panics inside it (`JobRef::new`'s rule).
         let this = unsafe { Box::from_raw(this.cast_mut()) };
         (this.func)();
     }
@@ -269,7 +278,10 @@ impl<F: Fn() + Send + Sync> ArcJob<F> {
 
 impl<F: Fn() + Send + Sync> Job for ArcJob<F> {
     unsafe fn execute(this: *const Self) {
-        // SAFETY: `this` came from `Arc::into_raw` in `as_job_ref`, executed once.
+        // SAFETY: `this` came from `Arc::into_raw` in `as_job_ref` (one count per
+        // reference), executed once, so the count is given back once. The closure is made
+        // by the pool (`spawn_broadcast`), which catches the user's panics inside it and
+        // in its drop, which the last reference does here (`JobRef::new`'s rule).
         let this = unsafe { Arc::from_raw(this) };
         (this.func)();
     }

@@ -128,8 +128,9 @@ impl Latch for SpinLatch {
     unsafe fn set(this: *const Self) {
         // SAFETY: a job is executed only after it left the frame stack, so the latch
         // was initialised; `this` is valid until the core latch is set, so the registry
-        // and target are read first; the registry is kept alive by the setter's own (it
-        // is a worker of the same pool).
+        // and target are read first; the registry is kept alive by the setter's own (a
+        // frame's job goes only to its own pool's deque and workers: published on its
+        // owner's deque, stolen or claimed by that pool's workers).
         unsafe {
             let state = (*(*this).0.get()).as_ptr();
             let registry = (*state).registry;
@@ -288,9 +289,6 @@ impl<L: Latch> Latch for LatchRef<'_, L> {
         unsafe { L::set((*this).inner) }
     }
 }
-
-// SAFETY: a LatchRef only gives access to `L`'s thread-safe `set`.
-unsafe impl<L: Sync> Sync for LatchRef<'_, L> {}
 
 /// How a [`CountLatch`]'s owner waits.
 enum CountLatchKind {

@@ -464,8 +464,10 @@ impl Registry {
                 },
                 LatchRef::new(latch),
             );
-            // SAFETY: `job` stays on this stack frame until its latch is set below
-            // (or it is taken back from the injector, unrun).
+            // SAFETY: `job` stays on this stack frame until its latch is set below:
+            // nothing between the injection and the wait unwinds, but the panic that
+            // follows taking the job back out of the injector, unrun. Its execution
+            // catches `op`'s panics (`StackJob`).
             let job_ref = unsafe { job.as_job_ref() };
             let data = job_ref.data();
             self.inject(job_ref);
@@ -521,7 +523,9 @@ impl Registry {
         );
         // A worker of share A waiting on share B lends A's tickets to B meanwhile.
         let _lend = current.registry().shares.lend_to(&self.shares);
-        // SAFETY: `job` stays on this stack frame until its latch is set below.
+        // SAFETY: `job` stays on this stack frame until its latch is set: `wait_until`
+        // returns only then, and does not unwind (a job it runs meanwhile would abort,
+        // see `WorkerThread::execute`). Its execution catches `op`'s panics.
         self.inject(unsafe { job.as_job_ref() });
         current.wait_until(&job.latch.core);
         job.into_result()

@@ -243,15 +243,18 @@ impl<'scope> Scope<'scope> {
     {
         let scope_ptr = ScopePtr(self);
         let job = HeapJob::new(move || {
-            // SAFETY: the scope waits for this job before it ends.
-            // SAFETY: as above; `execute_job` does not touch the scope after counting the job.
+            // SAFETY: the scope is alive: it counted this job before queueing it, and
+            // waits for the count to reach zero before it ends; `execute_job` counts the
+            // job done last, whatever `body` does.
             unsafe {
                 let scope = scope_ptr.as_ref();
                 ScopeBase::execute_job(&scope.base, || body(scope));
             }
         });
         self.base.job_completed_latch.increment();
-        // SAFETY: the job borrows only `'scope` data and the scope, which both outlive it.
+        // SAFETY: the job borrows only `'scope` data and the scope, which both outlive it
+        // (the scope ends only once the job is counted done); its execution does not
+        // unwind (`execute_job` catches the body's panics).
         let job_ref = unsafe { job.into_job_ref() };
         self.base.registry.inject_or_push(job_ref);
     }
@@ -272,7 +275,8 @@ impl<'scope> Scope<'scope> {
         let body = BodyGuard::new(body, &self.base);
         let job = ArcJob::new(move || {
             let body = &body;
-            // SAFETY: the scope waits for this job (and for the body's drop) before it ends.
+            // SAFETY: the scope waits for this job (and for the body's drop, counted by
+            // its `BodyGuard`) before it ends; `execute_job` counts the job done last.
             unsafe {
                 let scope = scope_ptr.as_ref();
                 ScopeBase::execute_job(&scope.base, || {
@@ -306,20 +310,25 @@ impl<'scope> ScopeFifo<'scope> {
     {
         let scope_ptr = ScopePtr(self);
         let job = HeapJob::new(move || {
-            // SAFETY: the scope waits for this job before it ends.
-            // SAFETY: as above; `execute_job` does not touch the scope after counting the job.
+            // SAFETY: the scope is alive: it counted this job before queueing it, and
+            // waits for the count to reach zero before it ends; `execute_job` counts the
+            // job done last, whatever `body` does.
             unsafe {
                 let scope = scope_ptr.as_ref();
                 ScopeBase::execute_job(&scope.base, || body(scope));
             }
         });
         self.base.job_completed_latch.increment();
-        // SAFETY: the job borrows only `'scope` data and the scope, which both outlive it.
+        // SAFETY: the job borrows only `'scope` data and the scope, which both outlive it
+        // (the scope ends only once the job is counted done); its execution does not
+        // unwind (`execute_job` catches the body's panics).
         let job_ref = unsafe { job.into_job_ref() };
         match WorkerThread::current() {
             Some(worker) if worker.registry().id() == self.base.registry.id() => {
                 // The deque gets a token that runs the oldest job of this worker's FIFO.
-                // SAFETY: the FIFO lives in the scope, which outlives its tokens.
+                // SAFETY: the FIFO lives in the scope, which outlives its tokens: tokens and
+                // jobs are one to one, a token's last access to the FIFO is the take of a
+                // job before running it, and the scope waits for every job.
                 let token = unsafe { self.fifos[worker.index()].push(job_ref) };
                 worker.push(token);
             }
@@ -343,7 +352,8 @@ impl<'scope> ScopeFifo<'scope> {
         let body = BodyGuard::new(body, &self.base);
         let job = ArcJob::new(move || {
             let body = &body;
-            // SAFETY: the scope waits for this job (and for the body's drop) before it ends.
+            // SAFETY: the scope waits for this job (and for the body's drop, counted by
+            // its `BodyGuard`) before it ends; `execute_job` counts the job done last.
             unsafe {
                 let scope = scope_ptr.as_ref();
                 ScopeBase::execute_job(&scope.base, || {
@@ -423,7 +433,9 @@ impl<'scope> ScopeBase<'scope> {
         for _ in 0..n + 1 {
             self.job_completed_latch.increment();
         }
-        // SAFETY: each reference keeps the job alive; its borrows outlive the scope's jobs.
+        // SAFETY: each reference keeps the job alive (a count on the `Arc`); what it
+        // borrows outlives the scope, which waits for each run and for the body's drop;
+        // its execution does not unwind (`execute_job`, `BodyGuard`).
         self.registry
             .inject_broadcast((0..n).map(|_| unsafe { ArcJob::as_job_ref(job) }));
     }
@@ -518,7 +530,8 @@ impl JobFifo {
     /// The FIFO must outlive the token's execution.
     pub(crate) unsafe fn push(&self, job: JobRef) -> JobRef {
         self.inner.push(job);
-        // SAFETY: forwarded from the caller.
+        // SAFETY: the FIFO outlives the token (the caller's promise) and is `Sync`; the
+        // token only runs a job that was made under `JobRef::new`'s rule.
         unsafe { JobRef::new(self) }
     }
 }

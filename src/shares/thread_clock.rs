@@ -45,8 +45,10 @@ impl ThreadClock {
             tv_sec: 0,
             tv_nsec: 0,
         };
-        // SAFETY: `ts` is a valid place to write to; an id whose thread has exited
-        // makes the call fail (EINVAL), it is not undefined behaviour.
+        // SAFETY: `ts` is a valid place to write to, and the id is a plain number: the
+        // call reads no memory of the thread. Once the thread has exited it fails
+        // (EINVAL), or, if the kernel reused the thread's id, reads the new thread's
+        // clock: a wrong charge at worst, never undefined behaviour.
         let rc = unsafe { libc::clock_gettime(self.id, &mut ts) };
         (rc == 0).then(|| ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64)
     }

@@ -88,7 +88,9 @@ fn longer_match(s: &str, i: usize, is_match: &impl Fn(char) -> bool) -> Option<u
 fn after(rest: &str, end: usize) -> &str {
     debug_assert!(rest.is_char_boundary(end));
     // SAFETY: a match ends after a whole ASCII byte or a whole decoded char, so `end`
-    // is a char boundary within `rest`.
+    // is a char boundary within `rest`: the table marks only ASCII bytes and the first
+    // bytes of longer chars (never a continuation byte), and a longer match is as wide
+    // as the char decoded there, whatever `is_match` (maybe a user's closure) answers.
     unsafe { rest.get_unchecked(end..) }
 }
 
@@ -96,8 +98,8 @@ fn after(rest: &str, end: usize) -> &str {
 #[inline]
 fn before(rest: &str, start: usize) -> &str {
     debug_assert!(rest.is_char_boundary(start));
-    // SAFETY: a match starts at an ASCII byte or at a char's first byte, so `start`
-    // is a char boundary within `rest`.
+    // SAFETY: a match starts at an ASCII byte or at a char's first byte (see `after`),
+    // so `start` is a char boundary within `rest`.
     unsafe { rest.get_unchecked(..start) }
 }
 

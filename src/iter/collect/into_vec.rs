@@ -34,7 +34,9 @@ where
     writer.release();
     // SAFETY: the `len` slots after `old_len` are initialised (the writer that covers
     // exactly them wrote all of them) and their ownership was released to the vector;
-    // `reserve` made the capacity at least `old_len + len`.
+    // `reserve` made the capacity at least `old_len + len`. Only the writers' own counts
+    // are trusted: a `len()`, `split_at` or producer of user code that lies makes the
+    // checks above panic (the items written are then dropped by their writers).
     unsafe { vec.set_len(old_len + len) };
 }
 

@@ -95,15 +95,18 @@ fn append_pieces<T: Send>(vec: &mut Vec<T>, mut pieces: LinkedList<Vec<T>>) {
     jobs.par_iter_mut().with_max_len(1).for_each(|(piece, at)| {
         // SAFETY: `dst + at .. dst + at + piece.len()` lies in the reserved spare
         // capacity (offsets are the running sum of the lengths, which add up to
-        // `total`), and the ranges of different pieces do not overlap. The items
-        // are moved: the piece forgets them before it is dropped.
+        // `total`), and the ranges of different pieces do not overlap. The lengths are
+        // those of the pieces' own vectors, not what the iterator announced, so user
+        // code cannot make them lie. The items are moved: the piece forgets them
+        // before it is dropped.
         unsafe {
             std::ptr::copy_nonoverlapping(piece.as_ptr(), dst.at(*at), piece.len());
             piece.set_len(0);
         }
     });
     // SAFETY: the `total` items after `start` were all written above (a copy cannot
-    // panic, so `for_each` returned only after every piece was moved).
+    // panic and no user code runs in it, so `for_each` returned only after every piece
+    // was moved; had it unwound, the moved items would only leak).
     unsafe { vec.set_len(start + total) };
 }
 
