@@ -15,6 +15,7 @@ use super::registry::{Registry, ThreadInfo};
 use super::retire::Retirement;
 use super::sleep::Slept;
 use super::stats::WorkerCounters;
+use super::unwind::AbortIfPanic;
 use super::yield_now::Yield;
 use crate::deque::{Local, Steal};
 use crate::trace::Kind;
@@ -650,8 +651,17 @@ impl WorkerThread {
     pub(crate) unsafe fn execute(&self, job: JobRef) {
         self.check_flags();
         self.note(Kind::JobStart, 0);
+        // No job unwinds out of its execution: each kind catches its closure's panics,
+        // and hands on those of what it does after (a panic payload's or a closure's
+        // drop: see `scope.rs`, `broadcast.rs`). One that unwound anyway (the last
+        // reference to another pool's registry, dropped in a latch's `set`, runs the
+        // drop of that pool's handlers; or a bug) would unwind through what this
+        // worker's stack holds (the second half of a join that a thief runs, a scope
+        // whose jobs borrow from it): abort instead, as Rayon's workers do.
+        let abort = AbortIfPanic;
         // SAFETY: forwarded from the caller.
         unsafe { job.execute() };
+        std::mem::forget(abort);
         self.note(Kind::JobEnd, 0);
     }
 
