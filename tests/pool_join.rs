@@ -2,21 +2,9 @@
 
 use prorata::ThreadPoolBuilder;
 
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = prorata::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
+mod common;
 
-fn fib_seq(n: u64) -> u64 {
-    if n < 2 {
-        n
-    } else {
-        fib_seq(n - 1) + fib_seq(n - 2)
-    }
-}
+use common::work::{fib, fib_seq};
 
 #[test]
 fn join_from_outside_uses_global_pool() {

@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::work::{fib, fib_seq};
 use prorata::ThreadPool;
 use prorata::prelude::*;
 
@@ -73,22 +74,6 @@ pub fn run_in_child(name: &str, limit: Duration) {
             "child {name}: killed after {limit:?}\n--- stdout\n{}\n--- stderr\n{}",
             output[0], output[1]
         ),
-    }
-}
-
-fn fib(n: u64) -> u64 {
-    if n < 2 {
-        return n;
-    }
-    let (a, b) = prorata::join(|| fib(n - 1), || fib(n - 2));
-    a + b
-}
-
-fn fib_seq(n: u64) -> u64 {
-    if n < 2 {
-        n
-    } else {
-        fib_seq(n - 1) + fib_seq(n - 2)
     }
 }
 

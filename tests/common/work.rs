@@ -74,3 +74,22 @@ pub fn three_equal_shares() -> (ThreadPool, Share, [Share; 2]) {
     let others = [pool.share(1).unwrap(), pool.share(1).unwrap()];
     (pool, share, others)
 }
+
+/// The `n`th Fibonacci number through `join` at every level (no cut-off): many
+/// joins, each half small.
+pub fn fib(n: u64) -> u64 {
+    if n < 2 {
+        return n;
+    }
+    let (a, b) = prorata::join(|| fib(n - 1), || fib(n - 2));
+    a + b
+}
+
+/// The same, sequentially: what [`fib`] must equal.
+pub fn fib_seq(n: u64) -> u64 {
+    if n < 2 {
+        n
+    } else {
+        fib_seq(n - 1) + fib_seq(n - 2)
+    }
+}
