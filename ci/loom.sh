@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Model-checks the concurrency protocols with loom: latches, sleep/wake, join frames (and
 # a thief that gives its claim up when the kernel refuses the barrier), retiring workers,
-# core permits, the list of stalled starts and its timer (unit tests named `loom_*` in
+# core permits, the list of stalled starts and its timer, the hand-over of spare threads
+# (unit tests named `loom_*` in
 # src/pool/loom_tests.rs and beside them in shares/, where each layer's sync.rs maps the
 # protocols' atomics, mutexes and condvars to loom's), the BWoS deque and its robbers
 # (src/deque/bwos/loom_tests.rs) and the trace feature's per-worker rings

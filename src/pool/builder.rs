@@ -52,6 +52,8 @@ struct Config {
     /// Workers retire after this long idle and start when there is work, through
     /// this spawner (a share's sub-pool; see `retire.rs`).
     retire: Option<(std::time::Duration, Option<Spawner>)>,
+    /// The retiring workers' thread names, made once for many pools.
+    retire_names: Option<Arc<[Option<String>]>>,
 }
 
 impl Default for ThreadPoolBuilder {
@@ -544,6 +546,13 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// The thread names of a retiring pool's workers, made once for many pools
+    /// (instead of `thread_name`, which would format them at every build).
+    pub(crate) fn retire_names(mut self, names: Arc<[Option<String>]>) -> Self {
+        self.config.retire_names = Some(names);
+        self
+    }
+
     /// Builds the pool.
     ///
     /// ```
@@ -613,17 +622,24 @@ impl<S> ThreadPoolBuilder<S> {
             ));
         }
         let n = self.resolved_num_threads();
+        // Whether the retiring pool's threads are spare threads that have already
+        // started in this process (see below).
+        let mut spares_proven = false;
         let retire = self.config.retire.take().map(|(idle, spawn)| {
+            spares_proven = spawn.is_none() && super::spare_threads::proven();
             assert!(
                 !self.config.use_current_thread,
                 "prorata: a retiring pool runs no user thread"
             );
             RetireSpec {
                 idle,
-                spawn: spawn.unwrap_or_else(|| Arc::new(|t| DefaultSpawn.spawn(t))),
-                names: (0..n)
-                    .map(|i| self.config.thread_name.as_mut().map(|f| f(i)))
-                    .collect(),
+                spawn: spawn.unwrap_or_else(|| Arc::new(super::spare_threads::spawn)),
+                names: match self.config.retire_names.take() {
+                    Some(names) if names.len() >= n => names,
+                    _ => (0..n)
+                        .map(|i| self.config.thread_name.as_mut().map(|f| f(i)))
+                        .collect(),
+                },
                 stack_size: self.config.stack_size,
             }
         });
@@ -666,10 +682,12 @@ impl<S> ThreadPoolBuilder<S> {
         }
         if let Some(retirement) = &registry.retire {
             // A retiring pool's first worker starts once now, so that a thread the OS
-            // refuses is this build's error (later restarts cannot report one); idle,
-            // it retires within `Retirement::idle`. The others start for work only: a
+            // refuses is this build's error (later restarts report theirs to the
+            // call that gave the work); idle, it retires within `Retirement::idle`.
+            // Once spare threads have started in this process, none starts: a share
+            // made per request costs no thread. The others start for work only: a
             // thousand shares of a 256-worker pool must not start 256,000 threads.
-            if n > 0 {
+            if n > 0 && !spares_proven {
                 registry.sleep.wake_specific_thread(0);
             }
             if let Some(e) = retirement.end_of_build() {

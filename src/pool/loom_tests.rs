@@ -440,3 +440,52 @@ fn retiring_worker_model(spare: bool) {
         );
     });
 }
+
+/// A spare thread whose time is up gives up its place on the list while a
+/// starter offers it a worker: either the starter hands the worker over and the
+/// thread receives it, or the starter gets it back (and starts a new thread) and
+/// the thread leaves; never both, never neither, and the thread never waits for
+/// a worker nobody hands it (loom fails on that deadlock).
+#[test]
+fn loom_spare_thread_giving_up_never_loses_a_worker() {
+    use super::spare_threads::{Slot, Spares};
+    loom::model(|| {
+        let spares = Arc::new(Spares::<u8, u32>::new());
+        let slot = Arc::new(Slot::new(1u8));
+        spares.list(&slot);
+        let s2 = Arc::clone(&spares);
+        let starter = thread::spawn(move || s2.offer(&1, 7));
+        let got = spares.give_up(&slot);
+        let offered = starter.join().unwrap();
+        match (got, offered) {
+            (Some(7), Ok(())) | (None, Err(7)) => {}
+            other => panic!("worker lost or doubled: {other:?}"),
+        }
+    });
+}
+
+/// Two starters offer workers while one thread waits: exactly one worker reaches
+/// it, the other starter gets its worker back; a starter never hands a worker to
+/// a thread of another kind.
+#[test]
+fn loom_two_starters_one_spare_thread() {
+    use super::spare_threads::{Slot, Spares};
+    loom::model(|| {
+        let spares = Arc::new(Spares::<u8, u32>::new());
+        let slot = Arc::new(Slot::new(1u8));
+        let other = Arc::new(Slot::new(2u8));
+        spares.list(&other);
+        spares.list(&slot);
+        let (s2, s3) = (Arc::clone(&spares), Arc::clone(&spares));
+        let a = thread::spawn(move || s2.offer(&1, 10));
+        let b = thread::spawn(move || s3.offer(&1, 20));
+        let (a, b) = (a.join().unwrap(), b.join().unwrap());
+        let got = spares.give_up(&slot);
+        match (got, a, b) {
+            (Some(10), Ok(()), Err(20)) | (Some(20), Err(10), Ok(())) => {}
+            other => panic!("{other:?}"),
+        }
+        // The thread of the other kind is still listed, with nothing handed.
+        assert_eq!(spares.give_up(&other), None);
+    });
+}

@@ -5,7 +5,7 @@
 //! outside), `worker` (per-thread state, finding work, waiting), `job` (type-erased jobs:
 //! a data pointer and an execute function), `latch` (completion signals), `sleep` (idle
 //! workers and wake-ups), `preempt` (the hooks for shares), `join`, `scope`, `spawn`,
-//! `broadcast`, `yield_now`, `builder`, `thread_pool`, `global`; the deques are in
+//! `broadcast`, `future` (`spawn_future`), `yield_now`, `builder`, `thread_pool`, `global`; the deques are in
 //! `crate::deque`.
 //!
 //! # Scheduling
@@ -49,6 +49,8 @@
 //! `retire.rs`: a pool can opt in (share sub-pools do) to workers that start when there
 //! is work and whose threads exit after a while asleep in their main loop; to the sleep
 //! protocol a retired worker is a sleeper whose wake-up restarts it.
+//! `spare_threads.rs`: the threads of such workers wait a while for the next worker
+//! to start, so that a share made per request starts no thread.
 //!
 //! # Counting and tracing
 //!
@@ -64,6 +66,7 @@ mod configuration;
 mod current_thread;
 mod flags;
 mod frames;
+mod future;
 mod global;
 mod job;
 mod join;
@@ -73,6 +76,7 @@ mod registry;
 mod retire;
 mod scope;
 mod sleep;
+mod spare_threads;
 mod spawn;
 mod stats;
 mod sync;
@@ -94,6 +98,8 @@ pub use build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
 pub use builder::ThreadPoolBuilder;
 #[allow(deprecated)]
 pub use configuration::{Configuration, initialize};
+pub use future::SpawnFuture;
+pub(crate) use future::spawn_future_with;
 pub(crate) use global::global_registry;
 pub use global::{
     current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
@@ -105,7 +111,7 @@ pub(crate) use preempt::{Pacer, enable_shares};
 pub(crate) use registry::Registry;
 pub(crate) use retire::ScopedSpawner;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
-pub use spawn::{spawn, spawn_fifo};
+pub use spawn::{spawn, spawn_fifo, spawn_future};
 pub(crate) use stats::{Totals, note_current};
 pub use thread_builder::ThreadBuilder;
 pub use thread_pool::ThreadPool;

@@ -39,8 +39,9 @@ pub(crate) struct RetireSpec {
     /// How long a worker sleeps in its main loop before its thread exits.
     pub(crate) idle: Duration,
     pub(crate) spawn: Spawner,
-    /// Each worker's thread name (the builder's, computed once).
-    pub(crate) names: Vec<Option<String>>,
+    /// Each worker's thread name (the builder's, computed once; shares' names are
+    /// made once for all of them).
+    pub(crate) names: Arc<[Option<String>]>,
     pub(crate) stack_size: Option<usize>,
 }
 

@@ -43,6 +43,50 @@ where
     spawn_fifo_in(func, current_registry_arc())
 }
 
+/// Runs `func` in the current pool (the global pool outside any pool) and returns a
+/// future of its result, to `.await` from async code on any executor (see
+/// [`SpawnFuture`](crate::SpawnFuture)): the async counterpart of
+/// [`ThreadPool::install`](crate::ThreadPool::install), which blocks its caller.
+///
+/// **Panics:** a panic in `func` is caught and resumes in the task that awaits the
+/// future (it never reaches the pool's panic handler). Dropping the future never
+/// blocks; a `func` that has not started by then does not run.
+///
+/// ```
+/// use prorata::prelude::*;
+///
+/// // A minimal executor; a server would `.await` it on tokio instead.
+/// fn block_on<F: std::future::Future>(f: F) -> F::Output {
+///     struct Unpark(std::thread::Thread);
+///     impl std::task::Wake for Unpark {
+///         fn wake(self: std::sync::Arc<Self>) {
+///             self.0.unpark();
+///         }
+///     }
+///     let waker = std::sync::Arc::new(Unpark(std::thread::current())).into();
+///     let mut cx = std::task::Context::from_waker(&waker);
+///     let mut f = std::pin::pin!(f);
+///     loop {
+///         if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+///             return v;
+///         }
+///         std::thread::park();
+///     }
+/// }
+///
+/// let v: Vec<u64> = (0..1000).collect();
+/// let sum = block_on(prorata::spawn_future(move || v.par_iter().sum::<u64>()));
+/// assert_eq!(sum, 499_500);
+/// ```
+pub fn spawn_future<F, T>(func: F) -> crate::SpawnFuture<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let registry = current_registry_arc();
+    super::future::spawn_future_with(func, |job| spawn_in(job, registry))
+}
+
 /// The current worker's registry, or the global one.
 pub(crate) fn current_registry_arc() -> &'static Arc<Registry> {
     match WorkerThread::current() {

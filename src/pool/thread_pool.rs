@@ -303,6 +303,36 @@ impl ThreadPool {
         spawn::spawn_in(op, &self.registry)
     }
 
+    /// [`spawn_future`](crate::spawn_future) into this pool: runs `op` on its
+    /// workers and returns a future of the result, to `.await` from async code. A
+    /// panic in `op` resumes where the future is awaited; dropping the future never
+    /// blocks, and an `op` not started by then does not run. If the pool is dropped
+    /// first, its workers still finish what was queued, so the future resolves.
+    ///
+    /// ```
+    /// use std::future::Future;
+    /// use std::task::{Context, Poll, Waker};
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let mut fut = Box::pin(pool.spawn_future(|| (1..=10u32).product::<u32>()));
+    /// drop(pool); // the job still runs
+    /// let mut cx = Context::from_waker(Waker::noop());
+    /// let v = loop {
+    ///     match fut.as_mut().poll(&mut cx) {
+    ///         Poll::Ready(v) => break v,
+    ///         Poll::Pending => std::thread::yield_now(),
+    ///     }
+    /// };
+    /// assert_eq!(v, 3_628_800);
+    /// ```
+    pub fn spawn_future<OP, T>(&self, op: OP) -> crate::SpawnFuture<T>
+    where
+        OP: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        crate::pool::spawn_future_with(op, |job| spawn::spawn_in(job, &self.registry))
+    }
+
     /// [`spawn_fifo`](crate::spawn_fifo) into this pool (same panic rules as
     /// [`ThreadPool::spawn`]).
     ///

@@ -22,7 +22,11 @@ pub enum ShareError {
     TicketOverflow,
     /// The pool (or the parent share) is shutting down and takes no new shares.
     PoolShuttingDown,
-    /// The operating system refused to start the share's worker threads.
+    /// The operating system refused to start the share's worker threads. Only the
+    /// first share made in a process starts a thread while it is made; later
+    /// shares start theirs for work, and a refusal then panics in the call that
+    /// gave the work (`install`, `join`, ...), as for a pool whose threads are all
+    /// gone.
     ThreadSpawn,
     /// Tickets can only be lent to a share of the same pool.
     DifferentPools,

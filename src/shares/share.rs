@@ -21,6 +21,11 @@ use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 /// running work finishes, and the share leaves the pool (its tickets stop counting)
 /// when its last worker has exited.
 ///
+/// Making a share starts no thread (but for the first share of a process, see
+/// [`ShareError::ThreadSpawn`]) and makes no system call: its workers start when
+/// it has work, on threads that other shares' workers left where there are some,
+/// so a server can make a share per request (see the guide's page on serving).
+///
 /// ```
 /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 /// let fg = pool.share(900).unwrap();
@@ -182,7 +187,7 @@ impl Share {
         let id = permits.add_share(parent, tickets)?;
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
-            .thread_name(|i| format!("prorata-share-{i}"))
+            .retire_names(thread_names(cores))
             .inherit(from)
             .retire_idle(IDLE_WORKER_LIFETIME, scoped.map(ScopedSpawner::spawner))
             .build();
@@ -428,6 +433,41 @@ impl Share {
         self.live_pool().spawn(op)
     }
 
+    /// Runs `op` in this share under its tickets and returns a future of its result,
+    /// to `.await` from async code (see [`crate::spawn_future`]): the way to give a
+    /// request of an async server its own share. A panic in `op` resumes where the
+    /// future is awaited. Dropping the share first does not cancel the job: the
+    /// share's workers finish what was queued, so the future resolves; dropping the
+    /// future never blocks, and an `op` not started by then does not run.
+    ///
+    /// ```
+    /// use std::future::Future;
+    /// use std::task::{Context, Poll, Waker};
+    /// use prorata::prelude::*;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let tenant = pool.share(300).unwrap();
+    /// let request = tenant.share(10).unwrap(); // no thread starts here
+    /// let mut fut = Box::pin(request.spawn_future(|| (0..1000u64).into_par_iter().sum::<u64>()));
+    /// drop(request);
+    /// let mut cx = Context::from_waker(Waker::noop());
+    /// let v = loop {
+    ///     match fut.as_mut().poll(&mut cx) {
+    ///         Poll::Ready(v) => break v,
+    ///         Poll::Pending => std::thread::yield_now(),
+    ///     }
+    /// };
+    /// assert_eq!(v, 499_500);
+    /// ```
+    pub fn spawn_future<OP, T>(&self, op: OP) -> crate::SpawnFuture<T>
+    where
+        OP: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let pool = self.live_pool();
+        crate::pool::spawn_future_with(op, |job| pool.spawn(job))
+    }
+
     /// Like [`Share::spawn`], in FIFO order.
     ///
     /// ```
@@ -483,6 +523,22 @@ impl Drop for Share {
 /// so a pool's threads grow with the shares that run at once, not with the
 /// shares that exist.
 const IDLE_WORKER_LIFETIME: Duration = Duration::from_secs(1);
+
+/// The thread names of a share of `n` workers, `prorata-share-{i}`: made once
+/// (and again for a larger `n`), not at each share's creation.
+fn thread_names(n: usize) -> Arc<[Option<String>]> {
+    static NAMES: std::sync::Mutex<Option<Arc<[Option<String>]>>> = std::sync::Mutex::new(None);
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    match names.as_ref() {
+        Some(made) if made.len() >= n => made.clone(),
+        _ => {
+            let made: Arc<[Option<String>]> =
+                (0..n).map(|i| Some(format!("prorata-share-{i}"))).collect();
+            *names = Some(made.clone());
+            made
+        }
+    }
+}
 
 /// Raises worker `i`'s preemption flag in `registry`'s pool (while it lives), so
 /// that its next safe point takes or gives back a core.

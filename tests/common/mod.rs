@@ -7,6 +7,7 @@ pub mod barrier;
 pub mod battery;
 pub mod cases;
 pub mod drops;
+pub mod executor;
 pub mod panics;
 pub mod plumbing;
 pub mod sort_inputs;

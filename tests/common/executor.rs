@@ -1,0 +1,68 @@
+//! The smallest executor (`block_on` on the calling thread) and readings of the
+//! process's threads and memory, for the tests of `spawn_future` and serving.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::task::{Context, Poll, Wake};
+
+/// Wakes a parked thread, counting its wake-ups.
+struct Unpark {
+    thread: std::thread::Thread,
+    wakes: AtomicUsize,
+}
+
+impl Wake for Unpark {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.wakes.fetch_add(1, Ordering::SeqCst);
+        self.thread.unpark();
+    }
+}
+
+/// Polls `f` on this thread, parking between polls until its waker is woken;
+/// returns its output and how often it was woken.
+pub fn block_on_counting<F: Future>(f: F) -> (F::Output, usize) {
+    let unpark = Arc::new(Unpark {
+        thread: std::thread::current(),
+        wakes: AtomicUsize::new(0),
+    });
+    let waker = Arc::clone(&unpark).into();
+    let mut cx = Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return (v, unpark.wakes.load(Ordering::SeqCst));
+        }
+        // A wake-up before this park makes it return at once: none is lost.
+        std::thread::park();
+    }
+}
+
+/// Polls `f` to its end on this thread.
+pub fn block_on<F: Future>(f: F) -> F::Output {
+    block_on_counting(f).0
+}
+
+/// A field of `/proc/self/status` in its unit (kB for memory), 0 where absent.
+pub fn proc_status(field: &str) -> u64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with(field))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// The threads of this process.
+pub fn threads() -> u64 {
+    proc_status("Threads:")
+}
+
+/// The resident memory of this process, in kB.
+pub fn resident_kb() -> u64 {
+    proc_status("VmRSS:")
+}
