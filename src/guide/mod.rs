@@ -13,6 +13,8 @@
 //!    put every dependency's parallel work on prorata.
 //! 7. [Progress bars](progress_bars): the `progress` feature.
 //! 8. [Statistics and timelines](timeline): `stats()`, and the `trace` feature.
+//! 9. [Serving](serving): awaiting a pool or a share from async code, a share per
+//!    request, and a real server.
 
 #[doc = include_str!("parallel_iterators.md")]
 pub mod parallel_iterators {}
@@ -31,6 +33,9 @@ pub mod from_rayon {}
 
 #[doc = include_str!("whole_program.md")]
 pub mod whole_program {}
+
+#[doc = include_str!("serving.md")]
+pub mod serving {}
 
 #[doc = include_str!("progress_bars.md")]
 pub mod progress_bars {}
