@@ -2,38 +2,50 @@
 //! from it reaches a BWoS deque.
 
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 use super::{Local, Steal};
 
 /// A multi-producer, multi-consumer FIFO queue for jobs from outside the pool.
-pub(crate) struct Injector<T>(crossbeam_deque::Injector<T>);
+///
+/// Made on its first push: crossbeam's queue allocates a block of 63 slots when it is
+/// made, and a pool has three per worker and one more (broadcasts and FIFO scopes
+/// per worker, the pool's injector), most never used; a share made per request
+/// would pay for all of them. Until the first push, every read finds it empty.
+pub(crate) struct Injector<T>(OnceLock<crossbeam_deque::Injector<T>>);
 
 impl<T> Injector<T> {
-    /// A new, empty queue.
+    /// A new, empty queue (nothing allocated yet).
     pub(crate) fn new() -> Self {
-        Injector(crossbeam_deque::Injector::new())
+        Injector(OnceLock::new())
     }
 
     /// Appends a job.
     #[inline]
     pub(crate) fn push(&self, job: T) {
-        self.0.push(job)
+        self.0.get_or_init(crossbeam_deque::Injector::new).push(job)
     }
 
     /// Takes the oldest job.
     #[inline]
     pub(crate) fn steal(&self) -> Steal<T> {
-        self.0.steal().into()
+        match self.0.get() {
+            Some(q) => q.steal().into(),
+            None => Steal::Empty,
+        }
     }
 
     /// Moves a batch of jobs into `dest` and pops one of them. With either kind of
     /// `dest`, its owner then pops the rest oldest first.
     #[inline]
     pub(crate) fn steal_batch_and_pop(&self, dest: &Local<T>) -> Steal<T> {
+        let Some(q) = self.0.get() else {
+            return Steal::Empty;
+        };
         match dest {
-            Local::ChaseLev(w) => self.0.steal_batch_and_pop(w).into(),
+            Local::ChaseLev(w) => q.steal_batch_and_pop(w).into(),
             Local::Bwos(w, batch) => {
-                let got = self.0.steal_batch_and_pop(&batch.landing).into();
+                let got = q.steal_batch_and_pop(&batch.landing).into();
                 batch.move_into(w);
                 got
             }
@@ -43,7 +55,7 @@ impl<T> Injector<T> {
     /// Whether the queue looks empty.
     #[inline]
     pub(crate) fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.0.get().is_none_or(|q| q.is_empty())
     }
 }
 
