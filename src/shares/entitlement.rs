@@ -221,6 +221,12 @@ impl TicketSplit {
         !self.stale
     }
 
+    /// How many demand changes wait for the next time demands are followed.
+    #[cfg(test)]
+    pub(crate) fn deferred_len(&self) -> usize {
+        self.deferred.len()
+    }
+
     /// Brings `ent` (indexed by slot) up to date with the tree's changes since
     /// the last call (the caller then clears them); adds `(slot, old, new)` to `changes` for
     /// each entitlement that moved. From the root down on the first call, after
@@ -329,6 +335,13 @@ impl TicketSplit {
                 self.seen_below[c as usize] = new;
                 c = p;
             }
+        }
+        // While quanta do not end (no worker waits for a core), the same demands
+        // change again and again (a share made and dropped for each call): the
+        // list keeps each slot once, so it is never longer than the tree.
+        if self.deferred.len() > 2 * n {
+            self.deferred.sort_unstable();
+            self.deferred.dedup();
         }
         let (value, real) = root_value(tree, cores);
         let root_real = &mut self.real[root as usize];

@@ -260,3 +260,36 @@ fn ticket_split_follows_the_tree_as_from_scratch() {
         }
     }
 }
+
+/// Demands that change again and again while they are not followed (quanta that
+/// do not end: no worker waits for a core) leave a bounded list of changes to
+/// follow, not one entry per change: a share made and dropped per call, for
+/// hours, must not grow the allocator's memory.
+#[test]
+fn demand_changes_not_yet_followed_stay_bounded() {
+    let mut t = ShareTree::new(100);
+    let root = t.root();
+    let tenant = t.add(root, 900).unwrap();
+    let busy = t.add(root, 100).unwrap();
+    t.add_demand(busy, 2);
+    let mut split = TicketSplit::default();
+    let (mut ent, mut changes) = (Vec::new(), Vec::new());
+    split.follow(&t, 2.0, true, &mut ent, &mut changes);
+    t.clear_changes();
+    for _ in 0..10_000 {
+        let request = t.add(tenant, 100).unwrap();
+        t.add_demand(request, 1);
+        split.follow(&t, 2.0, false, &mut ent, &mut changes);
+        t.clear_changes();
+        t.add_demand(request, -1);
+        t.retire(request);
+        split.follow(&t, 2.0, false, &mut ent, &mut changes);
+        t.clear_changes();
+        changes.clear();
+        assert!(
+            split.deferred_len() <= 2 * t.slots() + 8,
+            "{}",
+            split.deferred_len()
+        );
+    }
+}
