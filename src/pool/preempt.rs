@@ -33,7 +33,7 @@ pub(crate) fn safe_point() {
 /// Paces the safe points of a sequential loop (an iterator's leaf): it runs
 /// [`Pacer::run`] items, then calls [`Pacer::passed`]. Without shares a run is
 /// 4096 items and costs one relaxed load. With shares, runs are timed and sized to
-/// take about 100 µs whatever an item costs (from 64 items, doubled or halved after
+/// take 20-80 µs whatever an item costs (from 64 items, doubled or halved after
 /// each run: one clock read per run), so that a worker asked for its core gives it
 /// within a fraction of a quantum even when items take microseconds (a fixed 4096
 /// items of 3 µs took 12 ms, three quanta).
@@ -50,9 +50,9 @@ const FIRST_RUN: usize = 64;
 /// Longest timed run, in items (cheap items: 2^20 of them take about a millisecond).
 const MAX_RUN: usize = 1 << 20;
 /// A timed run shorter than this doubles...
-const SHORT_RUN: Duration = Duration::from_micros(50);
+const SHORT_RUN: Duration = Duration::from_micros(20);
 /// ...and one longer than this halves.
-const LONG_RUN: Duration = Duration::from_micros(200);
+const LONG_RUN: Duration = Duration::from_micros(80);
 
 impl Pacer {
     #[inline]

@@ -58,7 +58,7 @@
 //!    that asks for a core and waits lets the policy decide at once
 //!    (`Allocator::contend`); the holders of shares over their proportion get their
 //!    permit flag and their pool flag raised; at the next safe point (an iterator's
-//!    leaf passes one about every 100 µs, `pool::Pacer`) they call
+//!    leaf passes one about every 40 µs, `pool::Pacer`) they call
 //!    `Permits::yield_now` and sleep right there, stack intact, until their share
 //!    is due again. Holders are charged the CPU time they used (`thread_clock`).
 //! 6. **Transfer.** `Registry::in_worker_cross` (a worker of share A calls

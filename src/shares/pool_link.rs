@@ -186,7 +186,7 @@ impl PoolShares {
     }
 
     /// A worker of this pool passed a paced safe point (an iterator leaf's, about
-    /// every 100 µs) holding a core. While its share competes with one worth more
+    /// every 40 µs) holding a core. While its share competes with one worth more
     /// cores by its tickets (see `Permits::defers_to_other`), it lets the OS run
     /// another thread that is ready on this core first (a `sched_yield`, about a
     /// microsecond): the thread of a caller of that share that just woke up, or a
