@@ -124,20 +124,16 @@ impl<T> Drop for SpawnFuture<T> {
     }
 }
 
-/// Makes the job and the future of a `spawn_future` call: `spawn` is given the
-/// job (a `'static` closure that never unwinds).
-pub(crate) fn spawn_future_with<F, T>(
-    func: F,
-    spawn: impl FnOnce(Box<dyn FnOnce() + Send>),
-) -> SpawnFuture<T>
+/// The job and the future of a `spawn_future` call: the caller spawns the job (a
+/// `'static` closure that never unwinds) and returns the future.
+pub(crate) fn job_and_future<F, T>(func: F) -> (impl FnOnce() + Send + 'static, SpawnFuture<T>)
 where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
     let slot = Arc::new(Slot(Mutex::new(State::Waiting(None))));
     let job_slot = Arc::clone(&slot);
-    spawn(Box::new(move || run(&job_slot, func)));
-    SpawnFuture { slot }
+    (move || run(&job_slot, func), SpawnFuture { slot })
 }
 
 /// The job of a `spawn_future` call: runs `func` unless its future is gone, and

@@ -99,7 +99,6 @@ pub use builder::ThreadPoolBuilder;
 #[allow(deprecated)]
 pub use configuration::{Configuration, initialize};
 pub use future::SpawnFuture;
-pub(crate) use future::spawn_future_with;
 pub(crate) use global::global_registry;
 pub use global::{
     current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,

@@ -83,8 +83,9 @@ where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
-    let registry = current_registry_arc();
-    super::future::spawn_future_with(func, |job| spawn_in(job, registry))
+    let (job, future) = super::future::job_and_future(func);
+    spawn_in(job, current_registry_arc());
+    future
 }
 
 /// The current worker's registry, or the global one.

@@ -330,7 +330,9 @@ impl ThreadPool {
         OP: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
-        crate::pool::spawn_future_with(op, |job| spawn::spawn_in(job, &self.registry))
+        let (job, future) = super::future::job_and_future(op);
+        spawn::spawn_in(job, &self.registry);
+        future
     }
 
     /// [`spawn_fifo`](crate::spawn_fifo) into this pool (same panic rules as

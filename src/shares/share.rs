@@ -464,8 +464,7 @@ impl Share {
         OP: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
-        let pool = self.live_pool();
-        crate::pool::spawn_future_with(op, |job| pool.spawn(job))
+        self.live_pool().spawn_future(op)
     }
 
     /// Like [`Share::spawn`], in FIFO order.
