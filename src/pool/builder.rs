@@ -118,13 +118,7 @@ impl ThreadPoolBuilder {
         std::thread::scope(|s| {
             let wrapper = &wrapper;
             let spawn_one = move |thread: ThreadBuilder| {
-                let mut b = std::thread::Builder::new();
-                if let Some(name) = thread.name() {
-                    b = b.name(name.to_owned());
-                }
-                if let Some(size) = thread.stack_size() {
-                    b = b.stack_size(size);
-                }
+                let b = thread.std_builder();
                 b.spawn_scoped(s, move || wrapper(thread)).map(drop)
             };
             // The pool's shares start their workers on this scope too, through the

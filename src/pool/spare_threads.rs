@@ -62,15 +62,11 @@ pub(crate) fn spawn(thread: ThreadBuilder) -> io::Result<()> {
     let Err(thread) = spares().offer(&kind, thread) else {
         return Ok(());
     };
-    let mut b = std::thread::Builder::new();
-    if let Some(name) = thread.name() {
-        b = b.name(name.to_owned());
-    }
-    if let Some(size) = thread.stack_size() {
-        b = b.stack_size(size);
-    }
     let slot = Arc::new(Slot::new(kind));
-    b.spawn(move || serve(slot, thread)).map(drop)?;
+    thread
+        .std_builder()
+        .spawn(move || serve(slot, thread))
+        .map(drop)?;
     PROVEN.store(true, StdOrdering::Relaxed);
     Ok(())
 }

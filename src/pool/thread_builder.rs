@@ -84,6 +84,18 @@ impl ThreadBuilder {
         self.stack_size
     }
 
+    /// A `std::thread::Builder` with this worker's name and stack size.
+    pub(crate) fn std_builder(&self) -> std::thread::Builder {
+        let mut b = std::thread::Builder::new();
+        if let Some(name) = self.name() {
+            b = b.name(name.to_owned());
+        }
+        if let Some(size) = self.stack_size() {
+            b = b.stack_size(size);
+        }
+        b
+    }
+
     /// Runs the worker on the current thread until the pool terminates.
     ///
     /// ```
@@ -115,14 +127,7 @@ pub struct DefaultSpawn;
 
 impl ThreadSpawn for DefaultSpawn {
     fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()> {
-        let mut b = std::thread::Builder::new();
-        if let Some(name) = thread.name() {
-            b = b.name(name.to_owned());
-        }
-        if let Some(size) = thread.stack_size() {
-            b = b.stack_size(size);
-        }
-        b.spawn(move || thread.run()).map(drop)
+        thread.std_builder().spawn(move || thread.run()).map(drop)
     }
 }
 
