@@ -53,7 +53,7 @@ pub enum Backend {
     /// prorata's pool, every request alike.
     Pool(prorata::ThreadPool),
     /// A Rayon pool, entered from tokio's blocking threads.
-    Rayon(rayon::ThreadPool),
+    Rayon(Arc<rayon::ThreadPool>),
 }
 
 impl Backend {
@@ -75,7 +75,7 @@ impl Backend {
             .num_threads(workers)
             .build()
             .expect("a Rayon pool");
-        Backend::Rayon(pool)
+        Backend::Rayon(Arc::new(pool))
     }
 
     pub fn label(&self) -> &'static str {
@@ -170,38 +170,24 @@ async fn serve(app: &Arc<App>, uri: &Uri, units: u64, tickets: u32) -> (StatusCo
     };
     let seed = request.tenant as u64;
     let panic = request.panic;
-    // The computation's panic is caught where it runs and becomes a 500.
-    let compute = move || {
-        std::panic::catch_unwind(move || {
-            if panic {
-                panic!("the computation was asked to panic");
-            }
-            kernel_prorata(units, seed)
-        })
-    };
     let outcome = match &app.backend {
         Backend::Shares { tenants, .. } => {
             // A share per request, in its tenant's currency: no thread starts here.
             let share = tenants[request.tenant]
                 .share(tickets)
                 .expect("tickets are not zero");
-            share.spawn_future(compute).await
+            share
+                .spawn_future(move || compute(panic, || kernel_prorata(units, seed)))
+                .await
         }
-        Backend::Pool(pool) => pool.spawn_future(compute).await,
-        Backend::Rayon(_) => {
-            let app = Arc::clone(app);
+        Backend::Pool(pool) => {
+            pool.spawn_future(move || compute(panic, || kernel_prorata(units, seed)))
+                .await
+        }
+        Backend::Rayon(pool) => {
+            let pool = Arc::clone(pool);
             let blocking = tokio::task::spawn_blocking(move || {
-                let Backend::Rayon(pool) = &app.backend else {
-                    unreachable!()
-                };
-                pool.install(move || {
-                    std::panic::catch_unwind(move || {
-                        if panic {
-                            panic!("the computation was asked to panic");
-                        }
-                        kernel_rayon(units, seed)
-                    })
-                })
+                pool.install(move || compute(panic, || kernel_rayon(units, seed)))
             });
             blocking.await.expect("the blocking task does not panic")
         }
@@ -213,6 +199,17 @@ async fn serve(app: &Arc<App>, uri: &Uri, units: u64, tickets: u32) -> (StatusCo
             "the computation panicked\n".to_owned(),
         ),
     }
+}
+
+/// Runs a request's computation (`kernel`, or a panic if asked for one), catching
+/// its panic where it runs: the handler turns it into a 500.
+fn compute(panic: bool, kernel: impl FnOnce() -> u64) -> std::thread::Result<u64> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+        if panic {
+            panic!("the computation was asked to panic");
+        }
+        kernel()
+    }))
 }
 
 /// One unit of work: a few rounds of a 64-bit mix.
