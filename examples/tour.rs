@@ -28,6 +28,7 @@ fn main() {
     text_stop();
     sort_stop();
     shares_stop();
+    serving_stop();
 }
 
 /// Runs `f` once and returns how long it took and its result.
@@ -262,5 +263,50 @@ fn shares_stop() {
     println!("  (`cargo run --release --example shares` shows more: 9:1, 3:2:1, currencies)");
     println!(
         "  (`cargo run --release --example latency`: a short query in a 900-ticket share stays fast\n   while a 100-ticket background runs, beside Rayon)"
+    );
+}
+
+/// The smallest executor: polls `f` on this thread, parking until it is woken. A
+/// server would `.await` the same futures on tokio.
+fn block_on<F: std::future::Future>(f: F) -> F::Output {
+    struct Unpark(std::thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: std::sync::Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::sync::Arc::new(Unpark(std::thread::current())).into();
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut f = std::pin::pin!(f);
+    loop {
+        if let std::task::Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+            return v;
+        }
+        std::thread::park();
+    }
+}
+
+fn serving_stop() {
+    println!("\n6. serving: a share per request, awaited from async code");
+    let pool = prorata::ThreadPoolBuilder::new().build().unwrap();
+    let tenant = pool.share(900).unwrap();
+    let requests = 1000u64;
+    let t = Instant::now();
+    for r in 0..requests {
+        // Making the share starts no thread; `spawn_future` runs the closure on the
+        // pool's workers under the share's tickets, and the future gives its result.
+        let request = tenant.share(100).unwrap();
+        let sum = block_on(
+            request
+                .spawn_future(move || (0..10_000u64).into_par_iter().map(|i| i ^ r).sum::<u64>()),
+        );
+        assert_eq!(sum, (0..10_000u64).map(|i| i ^ r).sum::<u64>());
+    }
+    let per = t.elapsed() / requests as u32;
+    println!(
+        "  {requests} requests, each its own share of the tenant's: {per:?} a request, all correct"
+    );
+    println!(
+        "  (`cargo run --release --example server`: tokio + axum, a share per request, beside Rayon\n   from spawn_blocking)"
     );
 }
