@@ -4,7 +4,7 @@
 //! 1. [Parallel iterators](parallel_iterators): `par_iter()` and friends, what runs
 //!    where, order, grain.
 //! 2. [`join` and `scope`](join_and_scope): fork-join by hand, borrowing tasks,
-//!    panics.
+//!    panics, waits that cannot deadlock (`isolate`), blocking (`block_in_place`).
 //! 3. [Pools](pools): the global pool, your own pools, threads and their names.
 //! 4. [Shares](shares): tickets, currencies, `set_tickets`, transfers, policies,
 //!    `stats()`.

@@ -619,7 +619,10 @@ impl<S> ThreadPoolBuilder<S> {
         // Whether the retiring pool's threads are spare threads that have already
         // started in this process (see below).
         let mut spares_proven = false;
+        // A retiring pool's threads are prorata's unless a spawn function was given.
+        let mut makes_threads = self.spawn.makes_std_threads();
         let retire = self.config.retire.take().map(|(idle, spawn)| {
+            makes_threads &= spawn.is_none();
             spares_proven = spawn.is_none() && super::spare_threads::proven();
             assert!(
                 !self.config.use_current_thread,
@@ -655,6 +658,9 @@ impl<S> ThreadPoolBuilder<S> {
             root_tickets: self.config.root_tickets,
             current_thread_worker: self.config.use_current_thread,
         });
+        if makes_threads {
+            registry.set_makes_threads();
+        }
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);
         let mut current: Option<Local<_>> = None;

@@ -43,6 +43,16 @@ unsafe fn execute_erased<T: Job>(this: *const ()) {
     unsafe { T::execute(this.cast::<T>()) }
 }
 
+/// Calls `T::execute` on an erased pointer carrying the mark of
+/// [`JobRef::new_marked`].
+///
+/// # Safety
+/// Same as [`Job::execute`], with `this` pointing one byte past a `T`'s start.
+unsafe fn execute_marked<T: Job>(this: *const ()) {
+    // SAFETY: forwarded from the caller; the mark is removed.
+    unsafe { T::execute(this.cast::<u8>().wrapping_sub(1).cast::<T>()) }
+}
+
 impl JobRef {
     /// Erases a job.
     ///
@@ -53,10 +63,41 @@ impl JobRef {
     /// `WorkerThread::execute`).
     #[inline]
     pub(crate) unsafe fn new<T: Job>(data: *const T) -> JobRef {
+        // The low bit of the data pointer marks a job of an isolated region
+        // (`JobRef::new_marked`); every other job's pointer keeps it clear.
+        const { assert!(mem::align_of::<T>() >= 2) };
         JobRef {
             pointer: data.cast(),
             execute_fn: execute_erased::<T>,
         }
+    }
+
+    /// Erases a job whose reference carries a mark ([`JobRef::is_marked`]): the
+    /// wrapper of a job started inside an isolated region (`isolate.rs`), the only
+    /// kind of job whose region must be read before it runs.
+    ///
+    /// # Safety
+    /// As [`JobRef::new`].
+    #[inline]
+    pub(crate) unsafe fn new_marked<T: Job>(data: *const T) -> JobRef {
+        const { assert!(mem::align_of::<T>() >= 2) };
+        JobRef {
+            pointer: data.cast::<u8>().wrapping_add(1).cast(),
+            execute_fn: execute_marked::<T>,
+        }
+    }
+
+    /// Whether this reference came from [`JobRef::new_marked`].
+    #[inline]
+    pub(crate) fn is_marked(&self) -> bool {
+        self.pointer as usize & 1 == 1
+    }
+
+    /// The data pointer of a marked reference, without its mark.
+    #[inline]
+    pub(crate) fn marked_data(&self) -> *const () {
+        debug_assert!(self.is_marked());
+        self.pointer.cast::<u8>().wrapping_sub(1).cast()
     }
 
     /// The two words of the reference, for storing them apart (`frames.rs`).
@@ -224,7 +265,9 @@ impl<L: Latch, F: FnOnce(bool) -> R + Send, R: Send> Job for StackJob<L, F, R> {
     }
 }
 
-/// A boxed job, for work nobody waits on directly (`spawn`, scope spawns).
+/// A boxed job, for work nobody waits on directly (`spawn`, scope spawns). Aligned
+/// to 2 at least, so that its reference never looks marked (`JobRef::new`).
+#[repr(align(2))]
 pub(crate) struct HeapJob<F> {
     func: F,
 }
@@ -255,7 +298,8 @@ impl<F: FnOnce() + Send> Job for HeapJob<F> {
     }
 }
 
-/// A shared job run once per worker (`spawn_broadcast`).
+/// A shared job run once per worker (`spawn_broadcast`), aligned as a `HeapJob`.
+#[repr(align(2))]
 pub(crate) struct ArcJob<F> {
     func: F,
 }

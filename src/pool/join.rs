@@ -211,7 +211,7 @@ where
         // initialised.
         let latch = unsafe { job_b.latch.core() };
         while !latch.probe() {
-            match worker.take_local_job() {
+            match worker.take_own_job() {
                 Some(job) if job.id() == job_b_id => {
                     // Nobody stole B: run it here, without the latch.
                     worker.note_publish_taken(false);

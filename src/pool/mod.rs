@@ -5,7 +5,7 @@
 //! outside), `worker` (per-thread state, finding work, waiting), `job` (type-erased jobs:
 //! a data pointer and an execute function), `latch` (completion signals), `sleep` (idle
 //! workers and wake-ups), `preempt` (the hooks for shares), `join`, `scope`, `spawn`,
-//! `broadcast`, `future` (`spawn_future`), `yield_now`, `builder`, `thread_pool`, `global`; the deques are in
+//! `broadcast`, `future` (`spawn_future`), `isolate` (waits that run only their own region's jobs), `yield_now`, `builder`, `thread_pool`, `global`; the deques are in
 //! `crate::deque`.
 //!
 //! # Scheduling
@@ -59,6 +59,7 @@
 //! through `WorkerThread::note`, which also records the event in the pool's timeline
 //! when the `trace` feature is on and a recording runs (`crate::trace`).
 
+mod blocking;
 mod broadcast;
 mod build_error;
 mod builder;
@@ -68,6 +69,7 @@ mod flags;
 mod frames;
 mod future;
 mod global;
+mod isolate;
 mod job;
 mod join;
 mod latch;
@@ -93,6 +95,7 @@ mod retire_tests;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
+pub use blocking::block_in_place;
 pub use broadcast::{BroadcastContext, broadcast, spawn_broadcast};
 pub use build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
 pub use builder::ThreadPoolBuilder;
@@ -103,6 +106,7 @@ pub(crate) use global::global_registry;
 pub use global::{
     current_num_threads, current_thread_has_pending_tasks, current_thread_index, max_num_threads,
 };
+pub use isolate::isolate;
 pub use join::{FnContext, join, join_context};
 #[allow(unused_imports)] // used by the iterator layer
 pub(crate) use preempt::safe_point;

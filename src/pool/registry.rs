@@ -7,6 +7,7 @@ use std::sync::{Arc, Weak};
 
 use super::flags::WorkerFlags;
 use super::frames::FrameStack;
+use super::isolate;
 use super::job::{JobRef, StackJob};
 use super::latch::{CoreLatch, CrossLatch, LatchRef, LockLatch, SpinLatch};
 use super::retire::{RetireSpec, Retirement};
@@ -38,6 +39,9 @@ pub(crate) struct ThreadInfo {
     pub(crate) flags: WorkerFlags,
     /// The worker's pending join frames (see `frames.rs`).
     pub(crate) frames: FrameStack,
+    /// The isolated region the worker runs in, 0 outside any (`isolate.rs`): written
+    /// by the worker, read by a thief that claims one of its frames.
+    pub(crate) region: AtomicUsize,
     /// The worker's word that it fences, after a switch to fences (see
     /// `deque/barrier.rs`): thieves claim its frames and rob its deque only then.
     pub(crate) barrier: barrier::Owner,
@@ -80,6 +84,9 @@ pub(crate) struct Registry {
     /// The start gate refused a thread for work a worker of this pool pushed, and
     /// no worker has asked again since (see [`Registry::retry_refused_start`]).
     start_refused: AtomicBool,
+    /// Whether prorata makes this pool's threads (not a user's spawn handler), so
+    /// that it may start relief threads for `block_in_place` (`blocking.rs`).
+    makes_threads: AtomicBool,
 }
 
 impl Registry {
@@ -114,6 +121,7 @@ impl Registry {
                     terminate: CoreLatch::new(),
                     flags: WorkerFlags::default(),
                     frames: FrameStack::new(),
+                    region: AtomicUsize::new(0),
                     barrier: barrier::Owner::new(),
                 })
             })
@@ -156,6 +164,7 @@ impl Registry {
                 trace: crate::trace::Recorder::new(n),
                 retire,
                 start_refused: AtomicBool::new(false),
+                makes_threads: AtomicBool::new(false),
             }
         });
         if let Some(deques) = deques {
@@ -209,6 +218,16 @@ impl Registry {
     /// Whether a thread start was refused since a worker last asked again (one
     /// relaxed load, at paced safe points).
     #[inline]
+    /// Whether prorata makes this pool's threads (see `makes_threads`).
+    pub(crate) fn makes_threads(&self) -> bool {
+        self.makes_threads.load(Ordering::Relaxed)
+    }
+
+    /// Records that prorata makes this pool's threads (the builder, at build).
+    pub(crate) fn set_makes_threads(&self) {
+        self.makes_threads.store(true, Ordering::Relaxed);
+    }
+
     pub(crate) fn start_was_refused(&self) -> bool {
         self.start_refused.load(Ordering::Relaxed)
     }
@@ -301,9 +320,15 @@ impl Registry {
     /// Queues one job for each worker (`jobs` yields exactly `num_threads` jobs) and
     /// wakes every worker that sleeps.
     pub(crate) fn inject_broadcast(&self, jobs: impl Iterator<Item = JobRef>) {
+        // A broadcast made inside an isolated region belongs to it, as a spawn does:
+        // the caller waits for its own worker's job there.
+        let region = match WorkerThread::current() {
+            Some(worker) if worker.registry().id() == self.id() => worker.region(),
+            _ => 0,
+        };
         let mut count = 0;
         for (info, job) in self.thread_infos.iter().zip(jobs) {
-            info.broadcasts.push(job);
+            info.broadcasts.push(isolate::mark(job, region));
             count += 1;
         }
         debug_assert_eq!(count, self.num_threads());
@@ -350,12 +375,30 @@ impl Registry {
     /// (see `frames.rs`, `deque/bwos/stealer.rs`); the victim is asked to publish its
     /// next.
     pub(crate) fn claim_frame(&self, thief: usize, start: usize) -> Option<JobRef> {
+        self.claim_frame_in(thief, start, None)
+    }
+
+    /// As [`Registry::claim_frame`]; with `Some(region)`, for a worker that waits
+    /// inside that isolated region (`isolate.rs`): only frames of workers that run in
+    /// the same region, and nothing robbed from a deque (whose jobs may be of any
+    /// region). A claimed frame belongs to the region its owner runs in when it is
+    /// claimed (read after the claim, so the frame's recording, which the owner made
+    /// inside that region, is seen first); its job is marked with that region.
+    pub(crate) fn claim_frame_in(
+        &self,
+        thief: usize,
+        start: usize,
+        region: Option<usize>,
+    ) -> Option<JobRef> {
         let n = self.thread_infos.len();
         (start..n).chain(0..start).find_map(|victim| {
             if victim == thief {
                 return None;
             }
             let info = &self.thread_infos[victim];
+            if region.is_some_and(|r| info.region.load(Ordering::SeqCst) != r) {
+                return None;
+            }
             if !info.barrier.claimable() {
                 // Since a switch to fences, until the victim's word (see
                 // `deque/barrier.rs`): it publishes when asked instead.
@@ -371,7 +414,11 @@ impl Registry {
             } else {
                 None
             };
-            let job = claimed.or_else(|| info.stealer.rob(&info.barrier))?;
+            let job = match claimed {
+                Some(job) => isolate::mark(job, info.region.load(Ordering::SeqCst)),
+                None if region.is_none() => info.stealer.rob(&info.barrier)?,
+                None => return None,
+            };
             info.flags.raise_publish();
             Some(job)
         })

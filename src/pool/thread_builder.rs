@@ -118,6 +118,13 @@ impl ThreadBuilder {
 pub trait ThreadSpawn {
     /// Starts a thread that calls [`ThreadBuilder::run`].
     fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()>;
+
+    /// Whether the threads are `std::thread`s that prorata starts (so that it may
+    /// start others for the pool, as `block_in_place`'s relief threads); false for
+    /// a user's spawn handler, which owns thread creation.
+    fn makes_std_threads(&self) -> bool {
+        false
+    }
 }
 
 /// Spawns workers on new `std::thread`s, named and sized as the builder says; the
@@ -128,6 +135,10 @@ pub struct DefaultSpawn;
 impl ThreadSpawn for DefaultSpawn {
     fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()> {
         thread.std_builder().spawn(move || thread.run()).map(drop)
+    }
+
+    fn makes_std_threads(&self) -> bool {
+        true
     }
 }
 

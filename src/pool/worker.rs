@@ -4,10 +4,12 @@
 use std::cell::Cell;
 use std::ptr;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::flags::WorkerFlags;
 use super::frames::{CAPACITY, FrameStack};
+use super::isolate;
 use super::job::JobRef;
 use super::latch::{CoreLatch, SpinLatch};
 use super::preempt;
@@ -296,6 +298,8 @@ impl WorkerThread {
     /// workers are looking for work already).
     #[inline]
     fn push_waking(&self, job: JobRef, wakes: u32) {
+        // A job queued inside an isolated region belongs to it (`isolate.rs`).
+        let job = isolate::mark(job, self.region());
         let len_before = self.deque.len();
         self.deque.push(job);
         self.note_queued(len_before + 1 + self.frames().pending());
@@ -486,6 +490,12 @@ impl WorkerThread {
     /// # Safety
     /// Same as [`WorkerThread::push`] with `job`: it is live until executed.
     pub(crate) unsafe fn push_fifo(&self, job: JobRef) {
+        if self.region() != 0 {
+            // Inside an isolated region the FIFO's next job, which a token runs, may
+            // be an outer one: the job is queued itself (isolated, in no order).
+            self.push(job);
+            return;
+        }
         // The FIFO is in the registry, not in this worker: the worker can go away
         // before its tokens run (worker 0 of a `use_current_thread` pool dropped on its
         // thread leaves them to the others).
@@ -496,20 +506,85 @@ impl WorkerThread {
         self.push(token);
     }
 
-    /// Runs one job found anywhere in the pool, if any.
+    /// Runs one job found anywhere in the pool, if any (inside an isolated region,
+    /// one of that region's).
     pub(crate) fn yield_now(&self) -> Yield {
         self.in_use(|| {
             self.publish_all();
-            self.run_one(self.find_work())
+            let job = match self.region() {
+                0 => self.find_work(),
+                region => self.find_work_isolated(region, true),
+            };
+            self.run_one(job)
         })
     }
 
-    /// Runs one job of this worker's own deque, if any.
+    /// Runs one job of this worker's own deque, if any (inside an isolated region,
+    /// one of that region's).
     pub(crate) fn yield_local(&self) -> Yield {
         self.in_use(|| {
             self.publish_all();
-            self.run_one(self.take_local_job())
+            self.run_one(self.take_own_job())
         })
+    }
+
+    /// This worker's newest job or one broadcast to it, for a wait or a yield:
+    /// inside an isolated region, only one of the region's.
+    pub(crate) fn take_own_job(&self) -> Option<JobRef> {
+        match self.region() {
+            0 => self.take_local_job(),
+            region => self.find_work_isolated(region, false),
+        }
+    }
+
+    /// The isolated region this worker runs in, 0 outside any (`isolate.rs`).
+    #[inline]
+    pub(crate) fn region(&self) -> usize {
+        self.info().region.load(Ordering::Relaxed)
+    }
+
+    /// Puts this worker in `region`; returns the region it was in.
+    pub(crate) fn set_region(&self, region: usize) -> usize {
+        // Sequentially consistent: a thief that claims a frame recorded after this
+        // reads the region after the frame (`Registry::claim_frame_in`).
+        self.info().region.swap(region, Ordering::SeqCst)
+    }
+
+    /// A job of `region` for this worker, which waits inside it (see `isolate.rs`):
+    /// its own newest job if the region's, a broadcast of the region, or (with
+    /// `claim`) a frame claimed from a worker in the same region. An outer job on
+    /// top of its deque stays there (the region queued nothing below it); a job of
+    /// another region goes to the injector, for a worker outside any region.
+    fn find_work_isolated(&self, region: usize, claim: bool) -> Option<JobRef> {
+        if let Some(job) = self.deque.pop() {
+            match isolate::region_of(&job) {
+                r if r == region => return Some(job),
+                0 => self.deque.push(job),
+                _ => self.registry.inject(job),
+            }
+        }
+        let broadcasts = &self.registry.thread_infos[self.index].broadcasts;
+        loop {
+            match broadcasts.steal() {
+                Steal::Success(job) if isolate::region_of(&job) == region => return Some(job),
+                // Another region's, or an outer one: it waits for this worker to
+                // leave the region (a broadcast runs on its worker and nowhere else).
+                Steal::Success(job) => {
+                    broadcasts.push(job);
+                    break;
+                }
+                Steal::Empty => break,
+                Steal::Retry => {}
+            }
+        }
+        if !claim {
+            return None;
+        }
+        let start = self.rng.next_usize(self.registry.num_threads());
+        let job = self
+            .registry
+            .claim_frame_in(self.index, start, Some(region));
+        job.inspect(|_| self.note(Kind::Claim, 0))
     }
 
     fn run_one(&self, job: Option<JobRef>) -> Yield {
@@ -746,8 +821,15 @@ impl WorkerThread {
         // once costs no write to the shared sleep counters.
         let mut idle: Option<super::sleep::IdleState> = None;
         let mut waiting_since = None;
+        // Inside an isolated region (only a wait can be), the region's jobs only.
+        let region = self.region();
         while !latch.probe() {
-            let found = if waiting {
+            let found = if region != 0 {
+                let claim = idle
+                    .as_ref()
+                    .is_some_and(super::sleep::IdleState::should_claim);
+                self.find_work_isolated(region, claim)
+            } else if waiting {
                 self.find_work_waiting(&mut waiting_since)
             } else {
                 self.find_work()
@@ -757,7 +839,7 @@ impl WorkerThread {
                 // workers were asked to publish and did not, so claim a pending frame of
                 // theirs directly, paying for a process-wide barrier.
                 idle.as_ref()
-                    .is_some_and(super::sleep::IdleState::should_claim)
+                    .is_some_and(|idle| region == 0 && idle.should_claim())
                     .then(|| self.claim_frame())
                     .flatten()
             });
@@ -778,8 +860,15 @@ impl WorkerThread {
                 self.registry.request_publication(self.index);
                 let state = idle
                     .get_or_insert_with(|| sleep.start_looking(self.index).retiring_after(retire));
-                let slept =
-                    sleep.no_work_found(state, latch, || self.registry.has_work(self.index));
+                let slept = sleep.no_work_found(state, latch, || {
+                    if region == 0 {
+                        self.registry.has_work(self.index)
+                    } else {
+                        // Work of other regions is not this worker's to wait for;
+                        // a broadcast to it may be the region's.
+                        !self.registry.thread_infos[self.index].broadcasts.is_empty()
+                    }
+                });
                 if slept == Slept::Retired {
                     // Still counted as an idle sleeper: whoever wakes it restarts it.
                     return true;
@@ -790,6 +879,24 @@ impl WorkerThread {
             sleep.work_found();
         }
         false
+    }
+
+    /// Runs this worker's jobs, on a relief thread, while the thread it belongs to
+    /// blocks in `block_in_place` (`blocking.rs`), until `latch` is set: as a wait
+    /// for a stolen half would, between the pool's start and exit handlers (the
+    /// relief is a thread of its own). A core it takes goes back at the end.
+    pub(crate) fn relieve(&self, latch: &CoreLatch) {
+        let registry = Arc::clone(&self.registry);
+        if let Some(handler) = &registry.handlers.start {
+            registry.catch_handler_panic(|| handler(self.index));
+        }
+        self.in_use(|| {
+            let _ = self.run_until(latch, true, None);
+        });
+        preempt::worker_idle();
+        if let Some(handler) = &registry.handlers.exit {
+            registry.catch_handler_panic(|| handler(self.index));
+        }
     }
 
     /// The main loop of a worker thread: run jobs until the pool terminates, or

@@ -11,4 +11,5 @@ pub mod executor;
 pub mod panics;
 pub mod plumbing;
 pub mod sort_inputs;
+pub mod watchdog;
 pub mod work;

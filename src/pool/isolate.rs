@@ -1,0 +1,188 @@
+//! Isolation: waits that cannot run unrelated work (oneTBB's `this_task_arena::isolate`).
+//!
+//! A worker that waits for a stolen half of a join (or a scope, or an `install`) runs
+//! other jobs meanwhile. That is what keeps its core busy, and what deadlocks a program
+//! that holds a lock around a parallel call whose waits may pick up an outer job that
+//! takes the same lock. Inside [`isolate`], a waiting worker runs only jobs started
+//! inside the same call.
+//!
+//! The rules:
+//! - Each call of `isolate` on a worker opens a *region*, a number no other call shares.
+//!   The worker's region is in its `ThreadInfo` (0 outside any), set for the call and
+//!   restored after it.
+//! - A job started inside a region belongs to it: every job a worker queues while in a
+//!   region (a published join frame, a spawn, a broadcast) is wrapped in a
+//!   [`RegionJob`], whose reference is marked (`JobRef::new_marked`), so that a waiting
+//!   worker reads its region before it runs it; a join frame claimed straight from its
+//!   owner's stack belongs to the owner's region (`Registry::claim_frame_in`). Running
+//!   a region's job puts its worker in that region for the job's duration, so the
+//!   job's own waits are isolated too.
+//! - A worker that waits inside a region takes only jobs of that region: from its own
+//!   deque (a job of another region on top goes to the injector, an outer job, which
+//!   lies below every job the region queued there, stays), its broadcasts, and frames
+//!   claimed from workers in the same region. It steals nothing from other deques and
+//!   takes no call from outside: it cannot tell their jobs' regions before it owns
+//!   them. It never runs an outer job, so a lock held around the region cannot be taken
+//!   again on its thread.
+//! - Over-isolation is safe: a job marked with a region it does not belong to only
+//!   restricts what its waits run, and a wait that runs nothing still ends (the job it
+//!   waits for runs on the thread that took it). Under-isolation is what must never
+//!   happen, and does not: a worker enters a region only after publishing the frames it
+//!   has pending, and every job it queues inside is marked.
+//!
+//! Unused, isolation costs nothing on a join's fast path (it reads no region); a publish
+//! reads the worker's region once.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::job::{Job, JobRef};
+use super::worker::WorkerThread;
+
+/// The last region number handed out (0 means "no region").
+static LAST_REGION: AtomicUsize = AtomicUsize::new(0);
+
+/// Runs `op` so that the current worker, while it waits inside `op` for a `join`,
+/// `scope` or `install` of its pool, runs only jobs that `op` started (directly or
+/// through the jobs it started), never one of the work around it.
+///
+/// The reference is oneTBB's `this_task_arena::isolate`. The need: a worker that waits
+/// for a stolen half of a join runs other jobs of its pool meanwhile, as in Rayon. If
+/// the caller holds a lock across a parallel call, such a job can be one that takes the
+/// same lock, on the same thread, and the program deadlocks (Rayon issue #592):
+///
+/// ```
+/// use prorata::prelude::*;
+/// use std::sync::Mutex;
+///
+/// let cache = Mutex::new(Vec::new());
+/// (0..8).into_par_iter().for_each(|i| {
+///     let mut cache = cache.lock().unwrap();
+///     // Without `isolate`, this inner loop's waits could start another item of
+///     // the outer loop on this thread, which would block on `cache` forever.
+///     let sum: i32 = prorata::isolate(|| (0..100).into_par_iter().map(|x| x * i).sum());
+///     cache.push(sum);
+/// });
+/// assert_eq!(cache.into_inner().unwrap().len(), 8);
+/// ```
+///
+/// The jobs `op` starts still run on any worker of the pool, and a worker that takes
+/// one of them is isolated while it runs it. What isolation costs: a waiting worker
+/// inside `op` steals nothing from the other workers' queues (it takes the jobs of
+/// `op` left on its own queue and the pending halves it can claim from workers inside
+/// the same call), so a wait may leave its core idle where it would have run
+/// something else; and each job published inside `op` is boxed once. Outside
+/// `isolate` nothing changes and nothing is paid.
+///
+/// Called from a thread outside any pool, `op` runs as it is: such a thread runs no
+/// pool job while it waits. Isolation is per pool: an `install` into another pool (a
+/// share, say) runs there as usual, while the caller's own waits stay isolated.
+/// Regions nest: inside an inner `isolate`, waits run only the inner call's jobs.
+/// A panic in `op` propagates, and the worker's previous region is restored.
+pub fn isolate<OP, R>(op: OP) -> R
+where
+    OP: FnOnce() -> R,
+{
+    match WorkerThread::current() {
+        Some(worker) => in_region(worker, op),
+        None => op(),
+    }
+}
+
+/// Runs `op` in a new region of `worker`, the current thread's.
+fn in_region<OP, R>(worker: &WorkerThread, op: OP) -> R
+where
+    OP: FnOnce() -> R,
+{
+    // Frames pending from before belong to the outer work: they leave the stack
+    // unmarked now, so that nothing recorded before the region is claimed as its own.
+    worker.publish_all();
+    let region = LAST_REGION.fetch_add(1, Ordering::Relaxed) + 1;
+    assert!(region < usize::MAX / 2, "prorata: isolated region overflow");
+    let _restore = RegionGuard::enter(worker, region);
+    op()
+}
+
+/// Puts the current worker in a region until dropped (after a panic too), then back
+/// in the one it was in.
+struct RegionGuard<'a> {
+    worker: &'a WorkerThread,
+    previous: usize,
+}
+
+impl<'a> RegionGuard<'a> {
+    fn enter(worker: &'a WorkerThread, region: usize) -> Self {
+        let previous = worker.set_region(region);
+        RegionGuard { worker, previous }
+    }
+}
+
+impl Drop for RegionGuard<'_> {
+    fn drop(&mut self) {
+        self.worker.set_region(self.previous);
+    }
+}
+
+/// A job started inside a region: runs `job` with its worker in `region`.
+struct RegionJob {
+    job: JobRef,
+    region: usize,
+}
+
+impl Job for RegionJob {
+    unsafe fn execute(this: *const Self) {
+        // SAFETY: `this` came from `Box::into_raw` in `mark` and is executed once.
+        let RegionJob { job, region } = *unsafe { Box::from_raw(this.cast_mut()) };
+        match WorkerThread::current() {
+            Some(worker) => {
+                let _restore = RegionGuard::enter(worker, region);
+                // SAFETY: the wrapped job is live and executed once, as its wrapper.
+                unsafe { job.execute() };
+            }
+            // SAFETY: as above (jobs run on workers; nothing to isolate otherwise).
+            None => unsafe { job.execute() },
+        }
+    }
+}
+
+/// `job`, marked as started inside `region` (unchanged for region 0).
+pub(crate) fn mark(job: JobRef, region: usize) -> JobRef {
+    if region == 0 {
+        return job;
+    }
+    let boxed = Box::into_raw(Box::new(RegionJob { job, region }));
+    // SAFETY: the box lives until the reference is executed, which frees it; the
+    // wrapped job's own contract (sendable, not unwinding) carries over.
+    unsafe { JobRef::new_marked(boxed) }
+}
+
+/// The region `job` was started in, 0 for a job started outside any.
+pub(crate) fn region_of(job: &JobRef) -> usize {
+    if !job.is_marked() {
+        return 0;
+    }
+    // SAFETY: only `mark` makes marked references, from a boxed `RegionJob` that lives
+    // until the reference is executed; `job` has not been (it is borrowed here).
+    unsafe { (*job.marked_data().cast::<RegionJob>()).region }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_marked_job_keeps_its_region_and_an_unmarked_one_has_none() {
+        static RAN: AtomicUsize = AtomicUsize::new(0);
+        let job = super::super::job::HeapJob::new(|| {
+            RAN.fetch_add(1, Ordering::Relaxed);
+        });
+        // SAFETY: the closure borrows nothing.
+        let job = unsafe { job.into_job_ref() };
+        assert_eq!(region_of(&job), 0);
+        let job = mark(job, 7);
+        assert!(job.is_marked());
+        assert_eq!(region_of(&job), 7);
+        // SAFETY: executed once.
+        unsafe { job.execute() };
+        assert_eq!(RAN.load(Ordering::Relaxed), 1);
+    }
+}
