@@ -15,6 +15,7 @@ use super::sleep::Sleep;
 use super::stats::WorkerCounters;
 use super::unwind;
 use super::worker::WorkerThread;
+use super::worker_exits::WorkerExits;
 use crate::deque::{DequeKind, Injector, Local, Steal, Stealer, barrier};
 
 /// A handler called with a worker's index (start and exit handlers).
@@ -80,6 +81,9 @@ pub(crate) struct Registry {
     /// The start gate refused a thread for work a worker of this pool pushed, and
     /// no worker has asked again since (see [`Registry::retry_refused_start`]).
     start_refused: AtomicBool,
+    /// The workers handed to threads and not ended yet, and the threads to join
+    /// (`ThreadPool::wait`).
+    pub(crate) exits: Arc<WorkerExits>,
 }
 
 impl Registry {
@@ -156,6 +160,7 @@ impl Registry {
                 trace: crate::trace::Recorder::new(n),
                 retire,
                 start_refused: AtomicBool::new(false),
+                exits: Default::default(),
             }
         });
         if let Some(deques) = deques {
