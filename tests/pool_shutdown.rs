@@ -65,6 +65,9 @@ fn no_thread_of_the_pool_remains() {
             .unwrap();
         let sum: u64 = pool.install(|| (0..10_000u64).into_par_iter().sum());
         assert_eq!(sum, 49_995_000);
+        // Each worker has run (a thread takes its name once it runs): the count
+        // sees them all.
+        pool.broadcast(|_| ());
         assert_eq!(
             live_threads_named("sd-gone-"),
             4,
