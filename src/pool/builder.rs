@@ -669,11 +669,11 @@ impl<S> ThreadPoolBuilder<S> {
                 current = Some(deque);
                 continue;
             }
-            let thread = ThreadBuilder {
-                name: self.config.thread_name.as_mut().map(|f| f(index)),
-                stack_size: self.config.stack_size,
-                worker: Some(WorkerThread::new(Arc::clone(&registry), index, deque)),
-            };
+            let thread = ThreadBuilder::new(
+                self.config.thread_name.as_mut().map(|f| f(index)),
+                self.config.stack_size,
+                WorkerThread::new(Arc::clone(&registry), index, deque),
+            );
             if let Err(e) = self.spawn.spawn(thread) {
                 // Stop the threads already started (they exit once they see the latch).
                 drop(guard);

@@ -12,9 +12,11 @@
 //! `WorkerThread::set_current`).
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use super::registry::Registry;
 use super::worker::WorkerThread;
+use super::worker_exits::WorkerExits;
 
 thread_local! {
     /// The worker of a `use_current_thread` pool living on this thread.
@@ -56,16 +58,24 @@ pub(crate) fn release_current_thread(registry: &Registry) {
 /// terminates, like the other workers. Else work that only worker 0 can run (its
 /// part of a `spawn_broadcast`, or everything, if it is the only worker) would never
 /// run, and the workers waiting for it would never exit. If the OS refuses the
-/// thread, the worker is dropped and that work is lost.
+/// thread, the worker is dropped and that work is lost. The new thread is one the
+/// pool started: `ThreadPool::wait` (which hands off before it waits) joins it.
 fn hand_off(worker: Box<WorkerThread>) {
     let mut b = std::thread::Builder::new().name("prorata-worker-0".into());
     if let Some(size) = worker.registry().stack_size {
         b = b.stack_size(size);
     }
-    let _ = b.spawn(move || {
+    let registry = Arc::clone(worker.registry());
+    // Counted from before the spawn: a thread that never starts drops it unrun.
+    let running = WorkerExits::running(&registry.exits);
+    let spawned = b.spawn(move || {
         // Such a pool's workers never retire.
         let _ = worker.run_as_current(|| worker.main_loop());
+        drop(running);
     });
+    if let Ok(handle) = spawned {
+        registry.exits.keep(handle);
+    }
 }
 
 /// Makes `worker` the current thread's worker, kept until [`release_current_thread`] or

@@ -36,6 +36,10 @@
 //! - Dropping a `ThreadPool` never blocks (as in Rayon): its workers finish what is queued
 //!   and spawned, then exit. A panic in a start or exit handler goes to the panic
 //!   handler, like a spawned job's.
+//! - `ThreadPool::wait` ends a pool and blocks until its workers' threads have exited
+//!   (`worker_exits.rs`: a count of running workers, and the join handles of the
+//!   threads prorata started). Called from the pool's own workers, or its shares', it
+//!   panics instead of waiting for itself.
 //!
 //! # Hooks for shares
 //!
@@ -86,6 +90,7 @@ mod thread_builder;
 mod thread_pool;
 mod unwind;
 mod worker;
+mod worker_exits;
 mod yield_now;
 
 #[cfg(all(test, loom))]

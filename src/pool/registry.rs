@@ -16,6 +16,7 @@ use super::sleep::Sleep;
 use super::stats::WorkerCounters;
 use super::unwind;
 use super::worker::WorkerThread;
+use super::worker_exits::WorkerExits;
 use crate::deque::{DequeKind, Injector, Local, Steal, Stealer, barrier};
 
 /// A handler called with a worker's index (start and exit handlers).
@@ -87,6 +88,9 @@ pub(crate) struct Registry {
     /// Whether prorata makes this pool's threads (not a user's spawn handler), so
     /// that it may start relief threads for `block_in_place` (`blocking.rs`).
     makes_threads: AtomicBool,
+    /// The workers handed to threads and not ended yet, and the threads to join
+    /// (`ThreadPool::wait`).
+    pub(crate) exits: Arc<WorkerExits>,
 }
 
 impl Registry {
@@ -165,6 +169,7 @@ impl Registry {
                 retire,
                 start_refused: AtomicBool::new(false),
                 makes_threads: AtomicBool::new(false),
+                exits: Default::default(),
             }
         });
         if let Some(deques) = deques {

@@ -149,10 +149,12 @@ impl Retirement {
     fn start(&self, registry: &Arc<Registry>, index: usize, deque: Local<JobRef>) -> bool {
         // It retired asleep on its terminate latch: that wait is over.
         registry.thread_infos[index].terminate.wake_up();
-        let thread = || ThreadBuilder {
-            name: self.spec.names[index].clone(),
-            stack_size: self.spec.stack_size,
-            worker: Some(WorkerThread::new(Arc::clone(registry), index, deque)),
+        let thread = || {
+            ThreadBuilder::new(
+                self.spec.names[index].clone(),
+                self.spec.stack_size,
+                WorkerThread::new(Arc::clone(registry), index, deque),
+            )
         };
         // Counted from before the spawn: a thread that never runs is uncounted
         // when its builder hands the deque back (`unstarted`).

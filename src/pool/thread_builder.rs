@@ -4,8 +4,10 @@
 
 use std::fmt;
 use std::io;
+use std::sync::Arc;
 
 use super::worker::WorkerThread;
+use super::worker_exits::{RunningWorker, WorkerExits};
 
 /// A worker thread waiting to run, handed to a spawn handler
 /// ([`ThreadPoolBuilder::spawn_handler`](crate::ThreadPoolBuilder::spawn_handler)) or to
@@ -24,6 +26,9 @@ pub struct ThreadBuilder {
     pub(crate) stack_size: Option<usize>,
     /// `None` once it ran (or is running).
     pub(crate) worker: Option<WorkerThread>,
+    /// Counts the worker as running until `run` returns or the builder is dropped
+    /// unrun (after `Drop::drop` has handed its deque back), for `ThreadPool::wait`.
+    _running: RunningWorker,
 }
 
 impl Drop for ThreadBuilder {
@@ -47,6 +52,22 @@ impl fmt::Debug for ThreadBuilder {
 }
 
 impl ThreadBuilder {
+    /// A builder for `worker`'s thread, counted as running from now on (see
+    /// `worker_exits.rs`).
+    pub(crate) fn new(
+        name: Option<String>,
+        stack_size: Option<usize>,
+        worker: WorkerThread,
+    ) -> Self {
+        let _running = WorkerExits::running(&worker.registry().exits);
+        ThreadBuilder {
+            name,
+            stack_size,
+            worker: Some(worker),
+            _running,
+        }
+    }
+
     /// The worker's index in its pool.
     ///
     /// ```
@@ -127,14 +148,23 @@ pub trait ThreadSpawn {
     }
 }
 
-/// Spawns workers on new `std::thread`s, named and sized as the builder says; the
-/// threads are detached (a pool's drop does not wait for them, as in Rayon).
+/// Spawns workers on new `std::thread`s, named and sized as the builder says; a
+/// pool's drop does not wait for them, as in Rayon, but `ThreadPool::wait` joins
+/// them.
 #[derive(Debug, Default)]
 pub struct DefaultSpawn;
 
 impl ThreadSpawn for DefaultSpawn {
     fn spawn(&mut self, thread: ThreadBuilder) -> io::Result<()> {
-        thread.std_builder().spawn(move || thread.run()).map(drop)
+        let registry = thread.worker.as_ref().map(|w| Arc::clone(w.registry()));
+        let handle = thread.std_builder().spawn(move || thread.run())?;
+        // A retiring pool (a share's, started here once its `build_scoped` scope has
+        // closed) starts a thread per wake-up and nobody waits for it: its handles
+        // would pile up. A pool's own workers start once, at its build.
+        if let Some(registry) = registry.filter(|r| r.retire.is_none()) {
+            registry.exits.keep(handle);
+        }
+        Ok(())
     }
 
     fn makes_std_threads(&self) -> bool {

@@ -16,6 +16,7 @@ use super::yield_now::Yield;
 ///
 /// Dropping the pool returns at once, as in Rayon: its workers finish the jobs already
 /// queued and every pending `spawn` (which may spawn more), then exit.
+/// [`wait`](Self::wait) ends it the same way and returns once its threads have exited.
 ///
 /// ```
 /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
@@ -394,6 +395,88 @@ impl ThreadPool {
     /// ```
     pub fn yield_now(&self) -> Option<Yield> {
         self.current_worker().map(WorkerThread::yield_now)
+    }
+
+    /// Ends the pool and blocks until every thread it started has exited (joined:
+    /// its thread-locals dropped, the OS thread gone). Dropping a pool instead
+    /// returns at once, as in Rayon.
+    ///
+    /// Rayon has no such method yet: this follows the name its maintainer proposed,
+    /// `ThreadPool::wait(self)`, in rayon-rs/rayon#688 (also asked for as
+    /// `terminate_and_wait` in rayon-rs/rayon#1242): for deterministic leak checks,
+    /// tests that count threads, or unloading a dynamic library.
+    ///
+    /// What it waits for:
+    ///
+    /// - As on drop, the workers first run every job already queued and every pending
+    ///   `spawn` (including those these spawn, and jobs still running when it is
+    ///   called), then run their [exit handler](crate::ThreadPoolBuilder::exit_handler)
+    ///   and exit; it returns after all of that. A job that never ends makes it wait
+    ///   for ever.
+    /// - The threads of the default spawner are joined. With a
+    ///   [`spawn_handler`](crate::ThreadPoolBuilder::spawn_handler) the pool did not
+    ///   create the threads and holds no handle on them: it waits until each
+    ///   worker's [`ThreadBuilder::run`](crate::ThreadBuilder::run) has returned (or
+    ///   its builder was dropped unrun), not for the thread's exit; the handler's own
+    ///   code after `run` may still be running.
+    /// - With [`use_current_thread`](crate::ThreadPoolBuilder::use_current_thread),
+    ///   worker 0 is the building thread, which the pool did not start. Called on that
+    ///   thread, the thread stops being worker 0 first, as on drop, and the thread
+    ///   that takes over worker 0's remaining work is joined too. Called on another
+    ///   thread, worker 0 stays with the building thread until that thread exits, as
+    ///   on drop, and is not waited for (waiting could wait for ever); the other
+    ///   workers are.
+    /// - [Shares](Self::share) are pools of their own and are not waited for: a share
+    ///   still held keeps working after this returns, as after a drop. Their
+    ///   workers run on process-wide spare threads, named `prorata-share-{i}`, which
+    ///   the shares of every pool use in turn, and which exit about a second after
+    ///   their last worker ended. On return, no thread of this pool's own workers
+    ///   remains; share threads may.
+    ///
+    /// # Panics
+    ///
+    /// If called from a worker of this pool or of one of its shares (a job it runs):
+    /// the thread would wait for itself to exit. The message is
+    /// `"prorata: ThreadPool::wait called from inside the pool, which it would wait for"`,
+    /// and the pool is still ended, as if dropped. From a worker of another pool it
+    /// blocks that worker, which runs no other job meanwhile.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use std::sync::Arc;
+    ///
+    /// let exited = Arc::new(AtomicUsize::new(0));
+    /// let e = Arc::clone(&exited);
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(2)
+    ///     .exit_handler(move |_| { e.fetch_add(1, Ordering::SeqCst); })
+    ///     .build()
+    ///     .unwrap();
+    /// let (tx, rx) = std::sync::mpsc::channel();
+    /// pool.spawn(move || tx.send(6 * 7).unwrap());
+    /// pool.wait(); // the spawned job ran, then both threads exited
+    /// assert_eq!(rx.try_recv(), Ok(42));
+    /// assert_eq!(exited.load(Ordering::SeqCst), 2);
+    /// ```
+    #[doc(alias = "shutdown_and_wait")]
+    #[doc(alias = "terminate_and_wait")]
+    pub fn wait(self) {
+        // As on drop: the building thread of a `use_current_thread` pool hands worker
+        // 0 to a new thread (counted and kept before the wait starts).
+        release_current_thread(&self.registry);
+        let inside = WorkerThread::current().is_some_and(|w| {
+            w.registry().id() == self.registry.id()
+                || w.registry().shares.is_within(&self.registry.shares)
+        });
+        if inside {
+            // `self` drops while this unwinds: the pool ends as on drop.
+            panic!(
+                "prorata: ThreadPool::wait called from inside the pool, which it would wait for"
+            );
+        }
+        let registry = Arc::clone(&self.registry);
+        drop(self);
+        registry.exits.wait();
     }
 
     /// Executes one job of the current worker's own deque, if any (see

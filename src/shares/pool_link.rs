@@ -163,6 +163,16 @@ impl PoolShares {
         self.permits.get()
     }
 
+    /// Whether this pool is a share made (directly or through other shares) from
+    /// the pool whose shares state is `root`, or is that pool taking part in its own
+    /// division: both then use `root`'s permits.
+    pub(crate) fn is_within(&self, root: &PoolShares) -> bool {
+        match (self.member.get(), root.permits.get()) {
+            (Some(member), Some(permits)) => Arc::ptr_eq(&member.permits, permits),
+            _ => false,
+        }
+    }
+
     /// The root is going away: no new shares.
     pub(crate) fn shut_down(&self) {
         if let Some(p) = self.permits.get() {

@@ -66,3 +66,32 @@ pub fn threads() -> u64 {
 pub fn resident_kb() -> u64 {
     proc_status("VmRSS:")
 }
+
+/// The threads of this process whose name starts with `prefix` and that have not
+/// begun to exit. A thread can still be listed a moment after `join` returned for
+/// it: the kernel wakes the joiner when the exiting thread lets go of its memory,
+/// shortly before it takes the thread off `/proc/self/task`. By then the thread's
+/// kernel flags (field 9 of its `stat`) hold `PF_EXITING`, so it is not counted.
+pub fn live_threads_named(prefix: &str) -> usize {
+    const PF_EXITING: u64 = 0x4;
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| {
+            let read = |f: &str| std::fs::read_to_string(t.path().join(f)).unwrap_or_default();
+            if !read("comm").starts_with(prefix) {
+                return false;
+            }
+            // The fields after the parenthesised name: state, ppid, pgrp, session,
+            // tty, tpgid, flags. A task gone meanwhile has no `stat`: not counted.
+            let stat = read("stat");
+            let flags = stat
+                .rfind(')')
+                .and_then(|i| stat[i + 1..].split_whitespace().nth(6))
+                .and_then(|f| f.parse::<u64>().ok());
+            flags.is_some_and(|f| f & PF_EXITING == 0)
+        })
+        .count()
+}
