@@ -5,7 +5,7 @@
 //! a deadlock, that is a worker asleep that nobody will wake.
 
 use loom::sync::Arc;
-use loom::sync::atomic::{AtomicBool, Ordering};
+use loom::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use loom::thread;
 
 use super::flags::WorkerFlags;
@@ -100,7 +100,9 @@ fn loom_latch_and_new_jobs_race() {
 }
 
 /// A job that does nothing: the frame models only hand `JobRef`s around. Not zero-sized,
-/// so that each has its own address (a `JobRef`'s identity).
+/// so that each has its own address (a `JobRef`'s identity); aligned as every job is
+/// (`JobRef::new`).
+#[repr(align(2))]
 struct Nop(#[allow(dead_code)] u8);
 
 impl super::job::Job for Nop {
@@ -203,6 +205,48 @@ fn loom_publication_and_claim_race() {
             "published {published}, claimed {claimed}, inline {inline}"
         );
     });
+}
+
+/// Isolation (`isolate.rs`): a worker enters its region (`WorkerThread::set_region`)
+/// before it records the region's frames, and a thief that claims one reads the
+/// owner's region after the claim (`Registry::claim_frame_in`): it sees that region,
+/// never the outer one, which would run the region's job outside the region. The owner
+/// leaves the region only once its frame is done (here: after the thief returned).
+fn model_claimed_frame_region(enter_first: bool) {
+    loom::model(move || {
+        let frames = Arc::new(FrameStack::new());
+        let region = Arc::new(AtomicUsize::new(0));
+        let (thief_frames, thief_region) = (Arc::clone(&frames), Arc::clone(&region));
+        let thief = thread::spawn(move || {
+            thief_frames
+                .claim_oldest(&barrier::Owner::new(), |_| {})
+                .map(|_| thief_region.load(Ordering::SeqCst))
+        });
+        if enter_first {
+            region.swap(7, Ordering::SeqCst);
+        }
+        let index = push_frame(&frames, 0);
+        if !enter_first {
+            region.swap(7, Ordering::SeqCst);
+        }
+        let _ = frames.pop(index);
+        if let Some(seen) = thief.join().unwrap() {
+            assert_eq!(seen, 7, "a frame of region 7 claimed as region {seen}'s");
+        }
+        region.swap(0, Ordering::SeqCst);
+    });
+}
+
+#[test]
+fn loom_a_claimed_frame_belongs_to_its_owners_region() {
+    model_claimed_frame_region(true);
+}
+
+/// The model above fails when the worker records a frame before entering its region.
+#[test]
+#[should_panic(expected = "claimed as region 0")]
+fn loom_a_frame_recorded_before_the_region_is_claimed_outside_it() {
+    model_claimed_frame_region(false);
 }
 
 /// The kernel refuses `membarrier` at a claim, after the owner took frames back with a
