@@ -5,7 +5,10 @@
 //! in a lock and adds the blocking.
 //!
 //! Invariants, checked by [`Allocator::check`]:
-//! * `free + holders = cores`: a permit is never lost or duplicated;
+//! * `free + holders = cores + excess`: a permit is never lost or duplicated;
+//!   `excess` is non-zero only after the cores were lowered below the holders
+//!   ([`Allocator::set_cores`]), and then no core is free: each core given back
+//!   pays it off before any is free again;
 //! * free cores that are not kept for a share (for at most `hold_nanos`, see
 //!   [`Config::hold_nanos`]) imply that no worker waits (work conservation),
 //!   except workers of a share at its ceiling (see [`Allocator::set_ceiling`]):
@@ -152,6 +155,9 @@ pub(crate) struct Allocator {
     tree: ShareTree,
     cores: u32,
     free: u32,
+    /// Holders beyond `cores` after the cores were lowered: the next cores given
+    /// back vanish instead of coming free (see [`Allocator::set_cores`]).
+    excess: u32,
     quantum_nanos: u64,
     slots: Vec<Slot>,
     /// Workers waiting, per slot (the policies' view).
@@ -322,6 +328,7 @@ impl Allocator {
             tree: ShareTree::new(config.root_tickets),
             cores: config.cores,
             free: config.cores,
+            excess: 0,
             quantum_nanos: config.quantum_nanos.max(1),
             slots: Vec::new(),
             nwait: Vec::new(),
@@ -549,6 +556,78 @@ impl Allocator {
         self.tree.set_tickets(share, tickets)?;
         self.changed();
         Ok(())
+    }
+
+    /// Changes the number of cores (permits) to `cores` (at least 1) at `now`:
+    /// the CPU quota of the pool's container changed. Raised, the new cores
+    /// first pay off an excess, then come free for the waiters. Lowered, free
+    /// cores go first; holders beyond the new count are asked to give their core
+    /// back at their next safe point, and until enough have, every core given
+    /// back vanishes instead of coming free, so holders never exceed the count
+    /// again once they are down to it. Returns the workers granted a core and
+    /// the holders newly asked to give theirs back.
+    pub(crate) fn set_cores(&mut self, cores: u32, now: u64) -> (Vec<WorkerId>, Vec<WorkerId>) {
+        let cores = cores.max(1);
+        if cores == self.cores {
+            return (Vec::new(), Vec::new());
+        }
+        self.expire(now);
+        self.lapse_holds(now);
+        // The entitlements change with the cores: charge the time before.
+        self.settle(now);
+        if cores > self.cores {
+            let add = cores - self.cores;
+            let paid = add.min(self.excess);
+            self.excess -= paid;
+            self.free += add - paid;
+        } else {
+            let remove = self.cores - cores;
+            let from_free = remove.min(self.free);
+            self.free -= from_free;
+            self.excess += remove - from_free;
+            // Cores kept for a share must be free ones.
+            if self.held > self.free {
+                let kept = self.kept.as_slice().to_vec();
+                for slot in kept {
+                    self.slots[slot].held = 0;
+                    self.kept.remove(slot);
+                }
+                self.held = 0;
+            }
+        }
+        self.cores = cores;
+        self.changed();
+        let granted = self.dispatch(now);
+        // Holders already asked count: they give their core back while an
+        // excess lasts (see `yield_core`).
+        let mut flagged = Vec::new();
+        let mut k = self.holder_set.len();
+        while self.in_flight < self.excess && k > 0 {
+            k -= 1;
+            let i = self.holder_set[k] as usize;
+            if let Worker::Holding {
+                slot,
+                flagged: false,
+                ..
+            } = self.workers[i]
+            {
+                // This very holder (`flag_one` takes the lowest of its slot).
+                self.slots[slot].unflagged.remove(&(i as u32));
+                if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
+                    *flagged = true;
+                }
+                self.set_nhold(slot, self.nhold[slot] - 1);
+                self.slots[slot].flagged += 1;
+                self.in_flight += 1;
+                flagged.push(WorkerId(i as u32));
+            }
+        }
+        (granted, flagged)
+    }
+
+    /// Holders beyond the cores, whose cores vanish as they give them back.
+    pub(crate) fn excess(&self) -> u32 {
+        self.excess
     }
 
     /// The most cores `share` (with the shares below it) may hold at once.
@@ -1079,9 +1158,10 @@ impl Allocator {
         };
         self.expire(now);
         self.lapse_holds(now);
-        if self.ceiling_reached(slot, 1) {
-            // Its share holds more cores than its ceiling (lowered meanwhile):
-            // this core goes, and the worker waits until its share is under it.
+        if self.excess > 0 || self.ceiling_reached(slot, 1) {
+            // The pool holds more cores than it has (they were lowered), or its
+            // share more than its ceiling: this core goes, and the worker waits
+            // until it may have one again.
             self.give_back(w, now);
             self.slots[slot].stats.preemptions += 1;
             self.enqueue(w, slot);
@@ -1161,7 +1241,12 @@ impl Allocator {
             self.holder_set.remove(i);
         }
         self.workers[w.index()] = Worker::Idle;
-        self.free += 1;
+        if self.excess > 0 {
+            // The cores were lowered below the holders: this one vanishes.
+            self.excess -= 1;
+        } else {
+            self.free += 1;
+        }
         if self.tree.has_ceilings() {
             self.add_sub_hold(slot, -1);
         }
@@ -1622,7 +1707,15 @@ impl Allocator {
             .iter()
             .filter(|w| matches!(w, Worker::Holding { .. }))
             .count() as u32;
-        assert_eq!(held + self.free, self.cores, "permit lost or duplicated");
+        assert_eq!(
+            held + self.free,
+            self.cores + self.excess,
+            "permit lost or duplicated"
+        );
+        assert!(
+            self.excess == 0 || self.free == 0,
+            "a core free during an excess"
+        );
         // Workers of shares at their ceiling wait whatever is free.
         let waiting: usize = (self.slots.iter().enumerate())
             .filter(|&(i, _)| !self.ceiling_reached(i, 0))

@@ -560,6 +560,28 @@ impl Permits {
         Ok(())
     }
 
+    /// Changes the number of cores to `cores` (at least 1) now (see
+    /// `Allocator::set_cores`): wakes the waiters granted a core, and flags the
+    /// holders beyond a lowered count once the lock is released.
+    pub(crate) fn set_cores(&self, cores: u32) {
+        let now = self.now();
+        let flagged = {
+            let mut inner = self.lock();
+            inner.refresh(None);
+            let (granted, flagged) = inner.alloc.set_cores(cores, now);
+            self.note_deferred(&mut inner);
+            self.note_due(&inner);
+            inner.wake_all(&granted);
+            inner.slots_of(&flagged)
+        };
+        flag_all(flagged);
+    }
+
+    /// The number of cores (permits) now.
+    pub(crate) fn cores(&self) -> u32 {
+        self.lock().alloc.cores()
+    }
+
     pub(crate) fn stats(&self, share: ShareId) -> ShareStats {
         // Holders are charged when they give their core back or at a tick; a reading
         // right after the share's work ends must count a worker that still holds one.

@@ -80,6 +80,12 @@ impl Sim {
         self.alloc.check();
     }
 
+    /// Changes the pool's cores now.
+    pub(crate) fn set_cores(&mut self, cores: u32) {
+        self.alloc.set_cores(cores, self.now);
+        self.alloc.check();
+    }
+
     /// Core time of each share so far, in nanoseconds.
     pub(crate) fn core_times(&self) -> Vec<u64> {
         let alloc = &self.alloc;
