@@ -564,7 +564,12 @@ impl Permits {
     /// `Allocator::set_cores`): wakes the waiters granted a core, and flags the
     /// holders beyond a lowered count once the lock is released.
     pub(crate) fn set_cores(&self, cores: u32) {
-        let now = self.now();
+        self.set_cores_at(cores, self.now());
+    }
+
+    /// [`Permits::set_cores`] at `now` (the permits' clock, or a virtual time in
+    /// models and tests).
+    pub(crate) fn set_cores_at(&self, cores: u32, now: u64) {
         let flagged = {
             let mut inner = self.lock();
             inner.refresh(None);
