@@ -3,8 +3,16 @@
 //! pool that follows them. The reader takes its files from [`CgroupFiles`], so
 //! that tests point it at files they write; an unreadable or malformed file
 //! means "no limit", never a panic.
+//!
+//! [`QuotaFollower`] is the pool's timer thread ("prorata-quota") that re-reads
+//! them every [`PERIOD`] and changes the number of the pool's core permits when
+//! the reading changes.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex, Weak};
+use std::time::Duration;
+
+use crate::shares::Permits;
 
 /// The files that say the process's CPU quota.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -17,6 +25,17 @@ pub(crate) struct CgroupFiles {
 }
 
 impl CgroupFiles {
+    /// The files of a directory laid out as a cgroup's: `cpu.max` (v2), else
+    /// `cpu.cfs_quota_us` and `cpu.cfs_period_us` (v1). For tests, which write
+    /// them (see `ThreadPoolBuilder::cgroup_dir_for_tests`).
+    pub(crate) fn in_dir(dir: &Path) -> Self {
+        CgroupFiles {
+            cpu_max: Some(dir.join("cpu.max")),
+            cfs_quota: Some(dir.join("cpu.cfs_quota_us")),
+            cfs_period: Some(dir.join("cpu.cfs_period_us")),
+        }
+    }
+
     /// The files of this process's own cgroup, found through `/proc/self/cgroup`
     /// and `/proc/self/mountinfo`.
     pub(crate) fn of_this_process() -> Self {
@@ -115,6 +134,101 @@ fn join(mount: &Path, path: &str) -> PathBuf {
     mount.join(path.trim_start_matches('/'))
 }
 
+/// How often the follower re-reads the quota. A reading costs a few small file
+/// reads (and std's affinity query); ten a second keeps a pool within about a
+/// tenth of a second of its container's resizing.
+pub(crate) const PERIOD: Duration = Duration::from_millis(100);
+
+/// A pool's quota timer thread: while it lives, the thread re-reads `files`
+/// every [`PERIOD`] and sets the pool's core permits to the reading. Dropping it
+/// (or [`QuotaFollower::stop`]) tells the thread to exit without waiting for it:
+/// dropping a pool never blocks.
+#[derive(Debug)]
+pub(crate) struct QuotaFollower {
+    stop: Arc<Stop>,
+}
+
+/// The follower's stop flag, and the condition variable its thread waits on
+/// between two readings, so that a stop wakes it at once.
+#[derive(Debug, Default)]
+struct Stop {
+    stopped: Mutex<bool>,
+    wake: Condvar,
+}
+
+/// The follower thread's name (as `/proc/self/task/*/comm` shows it).
+pub(crate) const THREAD_NAME: &str = "prorata-quota";
+
+impl QuotaFollower {
+    /// Starts the thread that keeps `permits` at `files.cores(cap)`; `cores` is
+    /// the reading the permits were made with. It holds the permits weakly: once
+    /// they are gone, so is the pool, and the thread exits.
+    pub(crate) fn start(
+        files: CgroupFiles,
+        cap: usize,
+        permits: Weak<Permits>,
+        cores: usize,
+    ) -> std::io::Result<Self> {
+        let stop = Arc::new(Stop::default());
+        let flag = Arc::clone(&stop);
+        std::thread::Builder::new()
+            .name(THREAD_NAME.into())
+            .stack_size(64 * 1024)
+            .spawn(move || follow(&files, cap, &permits, cores, &flag))?;
+        Ok(QuotaFollower { stop })
+    }
+
+    /// Tells the thread to exit (at once if it waits, else after its reading).
+    pub(crate) fn stop(&self) {
+        // A poisoned lock: the thread panicked, and is gone already.
+        if let Ok(mut stopped) = self.stop.stopped.lock() {
+            *stopped = true;
+        }
+        self.stop.wake.notify_all();
+    }
+}
+
+impl Drop for QuotaFollower {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The follower thread's loop: wait a period (or the stop), read, set the
+/// permits if the reading changed.
+fn follow(files: &CgroupFiles, cap: usize, permits: &Weak<Permits>, mut cores: usize, stop: &Stop) {
+    let Ok(mut stopped) = stop.stopped.lock() else {
+        return;
+    };
+    loop {
+        // `wait_timeout` may wake early (spuriously): that only reads sooner.
+        stopped = match stop.wake.wait_timeout(stopped, PERIOD) {
+            Ok((guard, _)) => guard,
+            Err(_) => return,
+        };
+        if *stopped || permits.strong_count() == 0 {
+            return;
+        }
+        // Not under the lock: a stop must not wait for the files.
+        drop(stopped);
+        let now = files.cores(cap);
+        if now != cores {
+            let Some(permits) = permits.upgrade() else {
+                return;
+            };
+            permits.set_cores(u32::try_from(now).unwrap_or(u32::MAX));
+            cores = now;
+        }
+        stopped = match stop.stopped.lock() {
+            Ok(guard) => guard,
+            Err(_) => return,
+        };
+        if *stopped {
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,6 +306,53 @@ mod tests {
         assert_eq!(files.quota(), None);
         std::fs::remove_file(&cpu_max).unwrap();
         assert_eq!(files.quota(), None, "a missing file is no limit");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The permits of a pool built with `follow_cpu_quota`.
+    fn permit_cores(pool: &crate::ThreadPool) -> u32 {
+        let permits = pool.registry.shares.permits_made();
+        permits.expect("a following pool takes permits").cores()
+    }
+
+    #[test]
+    fn a_following_pool_has_as_many_permits_as_the_reading() {
+        let pool = crate::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .follow_cpu_quota()
+            .build()
+            .unwrap();
+        let reading = CgroupFiles::of_this_process().cores(3);
+        assert_eq!(permit_cores(&pool) as usize, reading);
+        assert!(pool.registry.quota.get().is_some());
+        // Without the opt-in: no permits, no follower.
+        let plain = crate::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        assert!(plain.registry.shares.permits_made().is_none());
+        assert!(plain.registry.quota.get().is_none());
+    }
+
+    #[test]
+    fn the_permits_follow_a_written_file() {
+        let dir = std::env::temp_dir().join(format!("prorata-follow-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("cpu.max"), "100000 100000\n").unwrap();
+        let pool = crate::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .follow_cpu_quota()
+            .cgroup_dir_for_tests(&dir)
+            .build()
+            .unwrap();
+        assert_eq!(permit_cores(&pool), 1);
+        let affinity = std::thread::available_parallelism().unwrap().get();
+        std::fs::write(dir.join("cpu.max"), "max 100000\n").unwrap();
+        let t0 = std::time::Instant::now();
+        while permit_cores(&pool) as usize != affinity.min(2) {
+            assert!(t0.elapsed() < Duration::from_secs(30), "never followed");
+            std::thread::sleep(Duration::from_millis(10));
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

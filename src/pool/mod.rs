@@ -63,8 +63,6 @@ mod broadcast;
 mod build_error;
 mod builder;
 mod configuration;
-// The CPU quota reader of `follow_cpu_quota` (not wired to the builder yet).
-#[allow(dead_code)]
 mod cpu_quota;
 mod current_thread;
 mod flags;

@@ -80,6 +80,9 @@ pub(crate) struct Registry {
     /// The start gate refused a thread for work a worker of this pool pushed, and
     /// no worker has asked again since (see [`Registry::retry_refused_start`]).
     start_refused: AtomicBool,
+    /// The timer thread of a pool built with `follow_cpu_quota`; stopped when
+    /// the pool is dropped (or with the registry).
+    pub(crate) quota: std::sync::OnceLock<super::cpu_quota::QuotaFollower>,
 }
 
 impl Registry {
@@ -156,6 +159,7 @@ impl Registry {
                 trace: crate::trace::Recorder::new(n),
                 retire,
                 start_refused: AtomicBool::new(false),
+                quota: std::sync::OnceLock::new(),
             }
         });
         if let Some(deques) = deques {
