@@ -10,6 +10,7 @@ fn share_errors_are_errors_with_clear_messages() {
         ShareError::TicketOverflow,
         ShareError::PoolShuttingDown,
         ShareError::DifferentPools,
+        ShareError::ZeroCeiling,
     ];
     for (i, e) in all.iter().enumerate() {
         let boxed: Box<dyn std::error::Error + Send + Sync> = Box::new(*e);

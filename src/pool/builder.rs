@@ -5,6 +5,7 @@ use std::io;
 use std::sync::Arc;
 
 use super::build_error::{ThreadPoolBuildError, ThreadPoolBuildErrorKind};
+use super::cpu_quota::{CgroupFiles, QuotaFollower};
 use super::current_thread::adopt_current_thread;
 use super::global;
 use super::registry::{Handlers, Registry};
@@ -54,6 +55,11 @@ struct Config {
     retire: Option<(std::time::Duration, Option<Spawner>)>,
     /// The retiring workers' thread names, made once for many pools.
     retire_names: Option<Arc<[Option<String>]>>,
+    /// `follow_cpu_quota`: the pool's core permits follow the process's CPU quota.
+    follow_cpu_quota: bool,
+    /// The directory whose cgroup files the quota is read from instead of the
+    /// process's own (tests only: `cgroup_dir_for_tests`).
+    cgroup_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for ThreadPoolBuilder {
@@ -83,6 +89,7 @@ impl<S> fmt::Debug for ThreadPoolBuilder<S> {
             .field("thief_barrier", &c.thief_barrier)
             .field("breadth_first", &c.breadth_first)
             .field("root_tickets", &c.root_tickets)
+            .field("follow_cpu_quota", &c.follow_cpu_quota)
             .finish_non_exhaustive()
     }
 }
@@ -532,6 +539,58 @@ impl<S> ThreadPoolBuilder<S> {
         self
     }
 
+    /// Keeps the number of the pool's workers that run at once equal to the
+    /// number of CPUs the process may use now, as its container's CPU quota and
+    /// its affinity mask change: a pod resized from 4 CPUs to 1 then runs one
+    /// worker at a time, instead of keeping 4 busy threads that the kernel
+    /// throttles. Off by default.
+    ///
+    /// The quota is the cgroup's (v2 `cpu.max`, v1 `cpu.cfs_quota_us` over
+    /// `cpu.cfs_period_us`, found through `/proc/self/cgroup`), rounded up
+    /// (1.5 CPUs: 2 workers), at most the CPUs of the affinity mask (std's
+    /// [`available_parallelism`](std::thread::available_parallelism)), the
+    /// pool's threads and [`share_cores`](Self::share_cores) if set, and at
+    /// least 1. A missing, unreadable or malformed file, or `max`, means no
+    /// limit from the quota; off Linux there is none either.
+    ///
+    /// The pool takes core permits from the start, as a pool does from its
+    /// first [share](crate::ThreadPool::share) on: its workers run its jobs
+    /// only while they hold one, with as many permits as the reading. A thread
+    /// of the pool named `prorata-quota` re-reads the files every 100 ms and
+    /// changes the number of permits when the reading changes. Raised, waiting
+    /// workers start at once; lowered, workers beyond the new number give their
+    /// core back at their next safe point (a job's start, a `join`, an
+    /// iterator's leaf about every 40 µs), so a change takes effect within about
+    /// a tenth of a second. The thread exits when the pool is dropped. The pool's
+    /// threads stay as many as [`num_threads`](Self::num_threads) says: only as
+    /// many run at once as the quota allows.
+    ///
+    /// ```
+    /// use prorata::prelude::*;
+    ///
+    /// let pool = prorata::ThreadPoolBuilder::new()
+    ///     .num_threads(4)
+    ///     .follow_cpu_quota()
+    ///     .build()
+    ///     .unwrap();
+    /// let sum: u64 = pool.install(|| (1..=1000u64).into_par_iter().sum());
+    /// assert_eq!(sum, 500_500);
+    /// ```
+    pub fn follow_cpu_quota(mut self) -> Self {
+        self.config.follow_cpu_quota = true;
+        self
+    }
+
+    /// Not part of the API: [`follow_cpu_quota`](Self::follow_cpu_quota) reads
+    /// the quota from `dir` (`cpu.max`, else `cpu.cfs_quota_us` and
+    /// `cpu.cfs_period_us`) instead of the process's cgroup, so that tests
+    /// change a quota by writing a file. No effect without `follow_cpu_quota`.
+    #[doc(hidden)]
+    pub fn cgroup_dir_for_tests(mut self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.config.cgroup_dir = Some(dir.into());
+        self
+    }
+
     /// Makes the workers start only when the pool has work and exit after `idle`
     /// without any, started by `spawn` (standard threads if `None`). For share
     /// sub-pools: their threads follow their use.
@@ -651,15 +710,37 @@ impl<S> ThreadPoolBuilder<S> {
             self.config.breadth_first,
             retire,
         );
+        // `follow_cpu_quota`: as many permits as the quota's reading now (at
+        // most `share_cores` and the threads), and a timer that follows it.
+        let quota = self.config.follow_cpu_quota.then(|| {
+            let files = match &self.config.cgroup_dir {
+                Some(dir) => CgroupFiles::in_dir(dir),
+                None => CgroupFiles::of_this_process(),
+            };
+            let cap = self.config.share_cores.map_or(n, |c| c.min(n));
+            let cores = files.cores(cap);
+            (files, cap, cores)
+        });
         registry.shares.configure(crate::shares::ShareConfig {
             policy: self.config.share_policy,
             quantum: self.config.share_quantum,
-            cores: self.config.share_cores,
+            cores: quota
+                .as_ref()
+                .map_or(self.config.share_cores, |q| Some(q.2)),
             root_tickets: self.config.root_tickets,
             current_thread_worker: self.config.use_current_thread,
         });
         if makes_threads {
             registry.set_makes_threads();
+        }
+        if let Some((files, cap, cores)) = quota {
+            // The pool's workers take a core permit before each job from the
+            // start (as from a first share on): their flags are raised before
+            // any of them starts.
+            let permits = crate::shares::root_permits(&registry);
+            let follower = QuotaFollower::start(files, cap, Arc::downgrade(&permits), cores)
+                .map_err(ThreadPoolBuildError::thread_spawn)?;
+            let _ = registry.quota.set(follower);
         }
         // If `thread_name` or `spawn` panics, the threads already started must still end.
         let guard = TerminateOnUnwind(&registry);

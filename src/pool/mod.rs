@@ -68,6 +68,7 @@ mod broadcast;
 mod build_error;
 mod builder;
 mod configuration;
+mod cpu_quota;
 mod current_thread;
 mod flags;
 mod frames;

@@ -91,6 +91,9 @@ pub(crate) struct Registry {
     /// The workers handed to threads and not ended yet, and the threads to join
     /// (`ThreadPool::wait`).
     pub(crate) exits: Arc<WorkerExits>,
+    /// The timer thread of a pool built with `follow_cpu_quota`; stopped when
+    /// the pool is dropped (or with the registry).
+    pub(crate) quota: std::sync::OnceLock<super::cpu_quota::QuotaFollower>,
 }
 
 impl Registry {
@@ -170,6 +173,7 @@ impl Registry {
                 start_refused: AtomicBool::new(false),
                 makes_threads: AtomicBool::new(false),
                 exits: Default::default(),
+                quota: std::sync::OnceLock::new(),
             }
         });
         if let Some(deques) = deques {

@@ -494,6 +494,11 @@ impl ThreadPool {
 impl Drop for ThreadPool {
     fn drop(&mut self) {
         release_current_thread(&self.registry);
+        // The pool no longer follows its container's quota (without waiting for
+        // the timer thread: dropping a pool does not block).
+        if let Some(quota) = self.registry.quota.get() {
+            quota.stop();
+        }
         self.registry.shares.shut_down();
         self.registry.terminate();
     }

@@ -5,9 +5,15 @@
 //! in a lock and adds the blocking.
 //!
 //! Invariants, checked by [`Allocator::check`]:
-//! * `free + holders = cores`: a permit is never lost or duplicated;
+//! * `free + holders = cores + excess`: a permit is never lost or duplicated;
+//!   `excess` is non-zero only after the cores were lowered below the holders
+//!   ([`Allocator::set_cores`]), and then no core is free: each core given back
+//!   pays it off before any is free again;
 //! * free cores that are not kept for a share (for at most `hold_nanos`, see
-//!   [`Config::hold_nanos`]) imply that no worker waits (work conservation);
+//!   [`Config::hold_nanos`]) imply that no worker waits (work conservation),
+//!   except workers of a share at its ceiling (see [`Allocator::set_ceiling`]):
+//!   a share, with the shares below it, never holds more cores than its
+//!   ceiling, even with cores free;
 //! * a share's demand is the number of its workers holding or waiting.
 
 use std::collections::{BTreeSet, VecDeque};
@@ -149,6 +155,9 @@ pub(crate) struct Allocator {
     tree: ShareTree,
     cores: u32,
     free: u32,
+    /// Holders beyond `cores` after the cores were lowered: the next cores given
+    /// back vanish instead of coming free (see [`Allocator::set_cores`]).
+    excess: u32,
     quantum_nanos: u64,
     slots: Vec<Slot>,
     /// Workers waiting, per slot (the policies' view).
@@ -238,6 +247,15 @@ pub(crate) struct Allocator {
     settled_at: Option<u64>,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
+    /// While some share has a ceiling: the cores each slot's subtree holds
+    /// (flagged holders included), kept up to date at each grant and give-back
+    /// (left alone, and recounted at the first ceiling, while none has one).
+    sub_hold: Vec<u32>,
+    /// Slots whose waiters are hidden from the policy for one decision: their
+    /// share (or one above it) is at its ceiling, so none of them may get a
+    /// core, and the policy must neither give one a free core nor take a core
+    /// from another share for it.
+    hidden: Vec<usize>,
 }
 
 /// What [`Allocator::anticipate`] did.
@@ -310,6 +328,7 @@ impl Allocator {
             tree: ShareTree::new(config.root_tickets),
             cores: config.cores,
             free: config.cores,
+            excess: 0,
             quantum_nanos: config.quantum_nanos.max(1),
             slots: Vec::new(),
             nwait: Vec::new(),
@@ -349,6 +368,8 @@ impl Allocator {
             settle_one_by_one: false,
             settled_at: None,
             scratch_list: Vec::new(),
+            sub_hold: Vec::new(),
+            hidden: Vec::new(),
         };
         a.resize();
         a
@@ -501,6 +522,7 @@ impl Allocator {
         self.ndemand.resize(n, 0);
         self.ent.resize(n, 0.0);
         self.ticket_ent.resize(n, 0.0);
+        self.sub_hold.resize(n, 0);
         for set in [
             &mut self.waiters,
             &mut self.holding,
@@ -534,6 +556,219 @@ impl Allocator {
         self.tree.set_tickets(share, tickets)?;
         self.changed();
         Ok(())
+    }
+
+    /// Changes the number of cores (permits) to `cores` (at least 1) at `now`:
+    /// the CPU quota of the pool's container changed. Raised, the new cores
+    /// first pay off an excess, then come free for the waiters. Lowered, free
+    /// cores go first; holders beyond the new count are asked to give their core
+    /// back at their next safe point, and until enough have, every core given
+    /// back vanishes instead of coming free, so holders never exceed the count
+    /// again once they are down to it. Returns the workers granted a core and
+    /// the holders newly asked to give theirs back.
+    pub(crate) fn set_cores(&mut self, cores: u32, now: u64) -> (Vec<WorkerId>, Vec<WorkerId>) {
+        let cores = cores.max(1);
+        if cores == self.cores {
+            return (Vec::new(), Vec::new());
+        }
+        self.expire(now);
+        self.lapse_holds(now);
+        // The entitlements change with the cores: charge the time before.
+        self.settle(now);
+        if cores > self.cores {
+            let add = cores - self.cores;
+            let paid = add.min(self.excess);
+            self.excess -= paid;
+            self.free += add - paid;
+        } else {
+            let remove = self.cores - cores;
+            let from_free = remove.min(self.free);
+            self.free -= from_free;
+            self.excess += remove - from_free;
+            // Cores kept for a share must be free ones.
+            if self.held > self.free {
+                let kept = self.kept.as_slice().to_vec();
+                for slot in kept {
+                    self.slots[slot].held = 0;
+                    self.kept.remove(slot);
+                }
+                self.held = 0;
+            }
+        }
+        self.cores = cores;
+        self.changed();
+        let granted = self.dispatch(now);
+        // Holders already asked count: they give their core back while an
+        // excess lasts (see `yield_core`).
+        let mut flagged = Vec::new();
+        let mut k = self.holder_set.len();
+        while self.in_flight < self.excess && k > 0 {
+            k -= 1;
+            let i = self.holder_set[k] as usize;
+            if let Worker::Holding {
+                slot,
+                flagged: false,
+                ..
+            } = self.workers[i]
+            {
+                // This very holder (`flag_one` takes the lowest of its slot).
+                self.slots[slot].unflagged.remove(&(i as u32));
+                if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
+                    *flagged = true;
+                }
+                self.set_nhold(slot, self.nhold[slot] - 1);
+                self.slots[slot].flagged += 1;
+                self.in_flight += 1;
+                flagged.push(WorkerId(i as u32));
+            }
+        }
+        (granted, flagged)
+    }
+
+    /// Holders beyond the cores, whose cores vanish as they give them back.
+    pub(crate) fn excess(&self) -> u32 {
+        self.excess
+    }
+
+    /// The most cores `share` (with the shares below it) may hold at once.
+    pub(crate) fn ceiling(&self, share: ShareId) -> Option<u32> {
+        self.tree.node(share).ceiling
+    }
+
+    /// Sets (`None`: removes) the most cores `share` and the shares below it
+    /// may hold at once, at `now`. The entitlements cap the share there and give
+    /// the rest to the others by tickets; no grant takes its subtree past it.
+    /// A raised or removed ceiling grants its waiters the free cores; a lowered
+    /// one asks the holders beyond it to give their core back at their next
+    /// safe point. Returns the workers granted a core and the holders newly
+    /// asked to give theirs back.
+    pub(crate) fn set_ceiling(
+        &mut self,
+        share: ShareId,
+        ceiling: Option<u32>,
+        now: u64,
+    ) -> Result<(Vec<WorkerId>, Vec<WorkerId>), ShareError> {
+        if ceiling == Some(0) {
+            return Err(ShareError::ZeroCeiling);
+        }
+        self.tree.node(share);
+        self.expire(now);
+        // The entitlements change: the holders are charged for the time before.
+        self.settle(now);
+        let first = !self.tree.has_ceilings();
+        self.tree.set_ceiling(share, ceiling)?;
+        if first && self.tree.has_ceilings() {
+            self.recount_sub_hold();
+        }
+        self.changed();
+        let granted = self.dispatch(now);
+        let flagged = self.flag_over_ceiling(share);
+        Ok((granted, flagged))
+    }
+
+    /// Counts the cores each slot's subtree holds, from the holders.
+    fn recount_sub_hold(&mut self) {
+        self.sub_hold.iter_mut().for_each(|h| *h = 0);
+        for k in 0..self.holder_set.len() {
+            let i = self.holder_set[k] as usize;
+            if let Worker::Holding { slot, .. } = self.workers[i] {
+                self.add_sub_hold(slot, 1);
+            }
+        }
+    }
+
+    /// A holder of `slot` came (`+1`) or went (`-1`): the counts of its subtree
+    /// and of those above it follow (while some share has a ceiling).
+    fn add_sub_hold(&mut self, slot: usize, delta: i32) {
+        let mut at = Some(slot as u32);
+        while let Some(i) = at {
+            let h = &mut self.sub_hold[i as usize];
+            *h = h
+                .checked_add_signed(delta)
+                .expect("subtree holders out of step");
+            at = self.tree.at(i).parent;
+        }
+    }
+
+    /// Whether `slot`'s share, or one above it, holds as many cores as its
+    /// ceiling (`by` = 0) or more than it (`by` = 1).
+    fn ceiling_reached(&self, slot: usize, by: u32) -> bool {
+        if !self.tree.has_ceilings() {
+            return false;
+        }
+        let mut at = Some(slot as u32);
+        while let Some(i) = at {
+            let node = self.tree.at(i);
+            if node
+                .ceiling
+                .is_some_and(|c| self.sub_hold[i as usize] >= c + by)
+            {
+                return true;
+            }
+            at = node.parent;
+        }
+        false
+    }
+
+    /// Whether a worker of `share` may get no core now, whatever the policy,
+    /// because its share or one above it is at its ceiling.
+    pub(crate) fn at_ceiling(&self, share: ShareId) -> bool {
+        self.tree.contains(share) && self.ceiling_reached(share.index(), 0)
+    }
+
+    /// Asks holders of `share`'s subtree to give their core back until the
+    /// holders not asked fit its ceiling (once they have, the grants keep it).
+    fn flag_over_ceiling(&mut self, share: ShareId) -> Vec<WorkerId> {
+        let Some(ceiling) = self.tree.node(share).ceiling else {
+            return Vec::new();
+        };
+        let mut subtree = vec![share.index() as u32];
+        let mut k = 0;
+        while k < subtree.len() {
+            subtree.extend_from_slice(&self.tree.at(subtree[k]).children);
+            k += 1;
+        }
+        let asked: u32 = subtree
+            .iter()
+            .map(|&i| self.slots[i as usize].flagged)
+            .sum();
+        let mut over = (self.sub_hold[share.index()].saturating_sub(ceiling)).saturating_sub(asked);
+        let mut flagged = Vec::new();
+        for &i in &subtree {
+            while over > 0 {
+                let Some(w) = self.flag_one(i as usize) else {
+                    break;
+                };
+                flagged.push(w);
+                over -= 1;
+            }
+        }
+        flagged
+    }
+
+    /// Hides from the policy the waiters of the shares at their ceiling (see
+    /// [`Allocator::hidden`]); [`Allocator::unhide`] shows them again.
+    fn hide_capped(&mut self) {
+        if !self.tree.has_ceilings() {
+            return;
+        }
+        let mut waiting = std::mem::take(&mut self.scratch_list);
+        waiting.clear();
+        waiting.extend_from_slice(self.waiters.as_slice());
+        for &slot in &waiting {
+            if self.ceiling_reached(slot, 0) {
+                self.hidden.push(slot);
+                self.set_nwait(slot, 0);
+            }
+        }
+        self.scratch_list = waiting;
+    }
+
+    fn unhide(&mut self) {
+        while let Some(slot) = self.hidden.pop() {
+            let n = self.slots[slot].waiting.len() as u32;
+            self.set_nwait(slot, n);
+        }
     }
 
     /// The share's handle is gone: it leaves once its workers are gone.
@@ -763,7 +998,7 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.free > self.held || self.nwait[slot] == 0 {
+        if self.free > self.held || self.nwait[slot] == 0 || self.ceiling_reached(slot, 0) {
             return Vec::new();
         }
         self.expire(now);
@@ -923,6 +1158,15 @@ impl Allocator {
         };
         self.expire(now);
         self.lapse_holds(now);
+        if self.excess > 0 || self.ceiling_reached(slot, 1) {
+            // The pool holds more cores than it has (they were lowered), or its
+            // share more than its ceiling: this core goes, and the worker waits
+            // until it may have one again.
+            self.give_back(w, now);
+            self.slots[slot].stats.preemptions += 1;
+            self.enqueue(w, slot);
+            return self.dispatch(now);
+        }
         // A share that lends its tickets waits on another share's work: it keeps
         // its core for that wait rather than free it for a claim.
         let lends = self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty());
@@ -997,7 +1241,15 @@ impl Allocator {
             self.holder_set.remove(i);
         }
         self.workers[w.index()] = Worker::Idle;
-        self.free += 1;
+        if self.excess > 0 {
+            // The cores were lowered below the holders: this one vanishes.
+            self.excess -= 1;
+        } else {
+            self.free += 1;
+        }
+        if self.tree.has_ceilings() {
+            self.add_sub_hold(slot, -1);
+        }
         slot
     }
 
@@ -1164,6 +1416,8 @@ impl Allocator {
     /// Hands free permits to waiting workers, as the policy picks.
     fn dispatch(&mut self, now: u64) -> Vec<WorkerId> {
         let mut granted = Vec::new();
+        // The waiters of shares at their ceiling get no core, free or not.
+        self.hide_capped();
         while self.free > 0 {
             let Some(slot) = self.pick_kept().or_else(|| self.pick_free()) else {
                 break;
@@ -1198,7 +1452,13 @@ impl Allocator {
                 flagged: false,
             };
             granted.push(w);
+            if self.tree.has_ceilings() {
+                self.add_sub_hold(slot, 1);
+                // This grant may have brought its share to its ceiling.
+                self.hide_capped();
+            }
         }
+        self.unhide();
         granted
     }
 
@@ -1268,7 +1528,8 @@ impl Allocator {
         // wait (and waiters time out only for lapses still to come).
         let granted = self.lapse(now);
         let node = self.tree.node(share);
-        if self.free > self.held || (node.demand == 0 && !node.recent) {
+        let capped = self.ceiling_reached(slot, 0);
+        if self.free > self.held || (node.demand == 0 && !node.recent) || capped {
             // A free core awaits it; or the share has not run for a while, and
             // competes only once its worker asks.
             return Anticipated {
@@ -1403,6 +1664,8 @@ impl Allocator {
     /// Asks the holders the policy names to give their core back, at the end of
     /// a quantum (`None`) or for a waiter of slot `contender`.
     fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
+        // No core is taken for a share at its ceiling: it could not have it.
+        self.hide_capped();
         self.fresh_view();
         let view = view!(self);
         let victims = match (&mut self.policy, contender) {
@@ -1410,10 +1673,12 @@ impl Allocator {
             (Policy::Lottery(l), None) => l.preempt(&view),
             (Policy::Lottery(l), Some(slot)) => l.contend(&view, slot),
         };
-        victims
+        let flagged = victims
             .into_iter()
             .filter_map(|slot| self.flag_one(slot))
-            .collect()
+            .collect();
+        self.unhide();
+        flagged
     }
 
     /// Brings `ndemand` up to date: the workers of each slot holding or waiting.
@@ -1442,12 +1707,25 @@ impl Allocator {
             .iter()
             .filter(|w| matches!(w, Worker::Holding { .. }))
             .count() as u32;
-        assert_eq!(held + self.free, self.cores, "permit lost or duplicated");
-        let waiting: usize = self.slots.iter().map(|s| s.waiting.len()).sum();
+        assert_eq!(
+            held + self.free,
+            self.cores + self.excess,
+            "permit lost or duplicated"
+        );
+        assert!(
+            self.excess == 0 || self.free == 0,
+            "a core free during an excess"
+        );
+        // Workers of shares at their ceiling wait whatever is free.
+        let waiting: usize = (self.slots.iter().enumerate())
+            .filter(|&(i, _)| !self.ceiling_reached(i, 0))
+            .map(|(_, s)| s.waiting.len())
+            .sum();
         assert!(
             self.free == self.held || waiting == 0,
             "a core idles while a worker waits"
         );
+        assert!(self.hidden.is_empty(), "waiters left hidden");
         let kept: u32 = self.slots.iter().map(|s| s.held).sum();
         assert_eq!(kept, self.held, "kept cores out of step");
         let active = (0..self.tree.slots())
@@ -1461,6 +1739,9 @@ impl Allocator {
         );
         assert!(self.held <= self.free, "more cores kept than free");
         self.check_kept_state();
+        if self.tree.has_ceilings() {
+            self.check_ceilings();
+        }
         #[cfg(test)]
         if let (Policy::Stride(s), false) = (&self.policy, self.dirty) {
             s.check_table(&view!(self));
@@ -1475,7 +1756,7 @@ impl Allocator {
             let d = self.nwait[i] + self.nhold[i] + s.flagged;
             assert_eq!(d, live, "demand of slot {i} out of step");
             assert!(
-                s.held == 0 || self.nwait[i] == 0,
+                s.held == 0 || self.nwait[i] == 0 || self.ceiling_reached(i, 0),
                 "slot {i} waits by a kept core"
             );
         }
@@ -1519,6 +1800,34 @@ impl Allocator {
                 unflagged.map(|i| i as u32).eq(s.unflagged.iter().copied()),
                 "unflagged holders of slot {slot} out of step"
             );
+        }
+    }
+}
+
+impl Allocator {
+    /// Panics unless the subtree holder counts equal a recount, and no share
+    /// holds more unflagged cores than its ceiling.
+    fn check_ceilings(&self) {
+        let mut count = vec![0u32; self.sub_hold.len()];
+        let mut unflagged = vec![0u32; self.sub_hold.len()];
+        for w in &self.workers {
+            if let Worker::Holding { slot, flagged, .. } = *w {
+                let mut at = Some(slot as u32);
+                while let Some(i) = at {
+                    count[i as usize] += 1;
+                    unflagged[i as usize] += u32::from(!flagged);
+                    at = self.tree.at(i).parent;
+                }
+            }
+        }
+        for i in 0..count.len() {
+            let Some(node) = self.tree.slot(i) else {
+                continue;
+            };
+            assert_eq!(count[i], self.sub_hold[i], "subtree holders of slot {i}");
+            if let Some(c) = node.ceiling {
+                assert!(unflagged[i] <= c, "slot {i} holds past its ceiling");
+            }
         }
     }
 }

@@ -130,7 +130,7 @@ pub(crate) fn entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
 /// [`TicketSplit`] instead): while no share lends, split from the root down;
 /// else by the water-filling, as if every active share could use all the cores.
 pub(crate) fn ticket_entitlements(tree: &ShareTree, cores: f64, s: &mut Scratch) {
-    if tree.has_lends() {
+    if tree.has_lends() || tree.has_ceilings() {
         compute(tree, cores, Demand::Uncapped(cores), s);
         return;
     }
@@ -264,7 +264,10 @@ impl TicketSplit {
             self.fed[i] = false;
             note(ent, changes, i, 0.0);
         }
-        if tree.has_lends() {
+        // Lends and ceilings: by the water-filling from the root down at each
+        // change (a ceiling caps its subtree there, and the rest goes to the
+        // others by tickets); the incremental split knows neither.
+        if tree.has_lends() || tree.has_ceilings() {
             let mut s = Scratch::default();
             compute(tree, cores, Demand::Uncapped(cores), &mut s);
             for (i, &e) in s.out.iter().enumerate() {
@@ -605,11 +608,15 @@ fn fill_caps(tree: &ShareTree, index: usize, mode: Demand, s: &mut Scratch) -> f
         .iter()
         .map(|&b| tree.slot(b as usize).map_or(0, |n| n.demand))
         .sum();
-    let own = mode.absorbs(node.demand + lent, node.recent);
+    // A ceiling is one more cap: neither the share's own jobs nor its subtree
+    // absorb more cores than it (the water-filling gives the rest to the others).
+    let ceiling = node.ceiling.map_or(f64::INFINITY, f64::from);
+    let own = mode.absorbs(node.demand + lent, node.recent).min(ceiling);
     let mut total = own;
     for &c in &node.children {
         total += fill_caps(tree, c as usize, mode, s);
     }
+    let total = total.min(ceiling);
     s.own[index] = own;
     s.subtree[index] = total;
     total
@@ -654,8 +661,10 @@ fn hand_out_own(tree: &ShareTree, index: usize, value: f64, mode: Demand, raw: &
 /// a last flat water-filling pass keeps the proportions and respects the demands.
 fn flatten_fixup(tree: &ShareTree, cores: f64, mode: Demand, s: &mut Scratch) {
     let demand = |i: usize| {
-        tree.slot(i)
-            .map_or(0.0, |n| mode.absorbs(n.demand, n.recent))
+        tree.slot(i).map_or(0.0, |n| {
+            let ceiling = n.ceiling.map_or(f64::INFINITY, f64::from);
+            mode.absorbs(n.demand, n.recent).min(ceiling)
+        })
     };
     s.parts.clear();
     let raw = &s.raw;

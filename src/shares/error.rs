@@ -30,6 +30,9 @@ pub enum ShareError {
     ThreadSpawn,
     /// Tickets can only be lent to a share of the same pool.
     DifferentPools,
+    /// A share's ceiling on its cores was asked to be 0 (`Share::set_max_cores`):
+    /// a share that may hold no core would never run. Use `None` for no ceiling.
+    ZeroCeiling,
 }
 
 impl fmt::Display for ShareError {
@@ -42,6 +45,7 @@ impl fmt::Display for ShareError {
             ShareError::PoolShuttingDown => "the pool is shutting down and takes no new shares",
             ShareError::ThreadSpawn => "could not start the worker threads of the share",
             ShareError::DifferentPools => "tickets can only be lent to a share of the same pool",
+            ShareError::ZeroCeiling => "a share's ceiling on its cores must be at least one core",
         })
     }
 }

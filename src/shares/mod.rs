@@ -104,6 +104,7 @@ mod tree;
 mod tests;
 
 pub use error::ShareError;
+pub(crate) use permits::Permits;
 pub use policy::SharePolicy;
 pub(crate) use pool_link::{PoolShares, ShareConfig};
 pub(crate) use share::root_permits;

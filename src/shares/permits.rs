@@ -526,7 +526,9 @@ impl Permits {
         }
         let mut scratch = super::entitlement::Scratch::default();
         let worth = inner.alloc.ticket_cores(share, &mut scratch);
-        Some((worth, inner.alloc.unclaimed_cores() > 0))
+        // A free core is not for a share at its ceiling.
+        let free = inner.alloc.unclaimed_cores() > 0 && !inner.alloc.at_ceiling(share);
+        Some((worth, free))
     }
 
     pub(crate) fn root(&self) -> ShareId {
@@ -535,6 +537,54 @@ impl Permits {
 
     pub(crate) fn add_share(&self, parent: ShareId, tickets: u32) -> Result<ShareId, ShareError> {
         self.with(|a| a.add_share(parent, tickets))
+    }
+
+    /// Sets (`None`: removes) `share`'s ceiling on its cores now (see
+    /// `Allocator::set_ceiling`): wakes the waiters granted a core, and flags
+    /// the holders beyond a lowered ceiling once the lock is released.
+    pub(crate) fn set_ceiling(
+        &self,
+        share: ShareId,
+        ceiling: Option<u32>,
+    ) -> Result<(), ShareError> {
+        let now = self.now();
+        let flagged = {
+            let mut inner = self.lock();
+            inner.refresh(None);
+            let (granted, flagged) = inner.alloc.set_ceiling(share, ceiling, now)?;
+            self.note_deferred(&mut inner);
+            inner.wake_all(&granted);
+            inner.slots_of(&flagged)
+        };
+        flag_all(flagged);
+        Ok(())
+    }
+
+    /// Changes the number of cores to `cores` (at least 1) now (see
+    /// `Allocator::set_cores`): wakes the waiters granted a core, and flags the
+    /// holders beyond a lowered count once the lock is released.
+    pub(crate) fn set_cores(&self, cores: u32) {
+        self.set_cores_at(cores, self.now());
+    }
+
+    /// [`Permits::set_cores`] at `now` (the permits' clock, or a virtual time in
+    /// models and tests).
+    pub(crate) fn set_cores_at(&self, cores: u32, now: u64) {
+        let flagged = {
+            let mut inner = self.lock();
+            inner.refresh(None);
+            let (granted, flagged) = inner.alloc.set_cores(cores, now);
+            self.note_deferred(&mut inner);
+            self.note_due(&inner);
+            inner.wake_all(&granted);
+            inner.slots_of(&flagged)
+        };
+        flag_all(flagged);
+    }
+
+    /// The number of cores (permits) now.
+    pub(crate) fn cores(&self) -> u32 {
+        self.lock().alloc.cores()
     }
 
     pub(crate) fn stats(&self, share: ShareId) -> ShareStats {

@@ -281,6 +281,55 @@ impl Share {
         w.permits.with(|a| a.set_tickets(w.id, tickets))
     }
 
+    /// Sets the most cores this share may hold at once (`None`: no ceiling, the
+    /// default), counting the shares made from it: it never runs more than `n`
+    /// of its workers at a time, even alone on an idle pool, so that work such
+    /// as a compaction or an index build leaves headroom for what is not in the
+    /// pool. The cores its tickets are worth beyond `n` go to the other active
+    /// shares in proportion to their tickets. A lowered ceiling takes effect at
+    /// the next safe point of the workers beyond it; a raised or removed one at
+    /// once.
+    ///
+    /// A ceiling of 0 is refused with [`ShareError::ZeroCeiling`] (a share that
+    /// may hold no core would never run); a ceiling above the pool's cores is no
+    /// limit.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(4).build().unwrap();
+    /// let compaction = pool.share(100).unwrap();
+    /// compaction.set_max_cores(Some(1)).unwrap();
+    /// assert_eq!(compaction.max_cores(), Some(1));
+    /// // At most one of its workers runs at a time.
+    /// assert_eq!(compaction.install(|| (0..1000u64).sum::<u64>()), 499500);
+    /// assert_eq!(
+    ///     compaction.set_max_cores(Some(0)),
+    ///     Err(prorata::ShareError::ZeroCeiling)
+    /// );
+    /// compaction.set_max_cores(None).unwrap();
+    /// assert_eq!(compaction.max_cores(), None);
+    /// ```
+    pub fn set_max_cores(&self, n: Option<usize>) -> Result<(), ShareError> {
+        let w = &self.workers;
+        // Past u32::MAX cores a ceiling is no limit: it saturates there.
+        let n = n.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        w.permits.set_ceiling(w.id, n)
+    }
+
+    /// This share's ceiling on its cores (see [`Share::set_max_cores`]); `None`
+    /// if it has none.
+    ///
+    /// ```
+    /// let pool = prorata::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    /// let s = pool.share(100).unwrap();
+    /// assert_eq!(s.max_cores(), None);
+    /// s.set_max_cores(Some(1)).unwrap();
+    /// assert_eq!(s.max_cores(), Some(1));
+    /// ```
+    pub fn max_cores(&self) -> Option<usize> {
+        let w = &self.workers;
+        w.permits.with(|a| a.ceiling(w.id)).map(|c| c as usize)
+    }
+
     /// Lends this share's tickets to `to` until the returned loan is dropped
     /// (ticket transfer, Waldspurger section 2.2): code that waits for work it
     /// handed to another share lends it its rights meanwhile, so the work it waits

@@ -47,6 +47,10 @@ pub(crate) struct Node {
     pub(crate) demand_below: u64,
     /// Retired: no new children, removed once empty.
     retiring: bool,
+    /// The most cores this share's subtree (itself and the shares below it) may
+    /// hold at once, if it has a ceiling (never 0: [`ShareTree::set_ceiling`]
+    /// refuses it).
+    pub(crate) ceiling: Option<u32>,
 }
 
 /// The currency graph. Slots are reused; ids carry a generation.
@@ -61,6 +65,8 @@ pub(crate) struct ShareTree {
     active: u32,
     /// Lends in force (entries of every node's `lends_to`).
     lends: u32,
+    /// Live shares with a ceiling on their cores.
+    ceilings: u32,
     /// Nodes whose split among their active participants changed (who takes
     /// part, or a participant's tickets) since the ticket entitlements last
     /// followed: the highest such node of each change, whose subtree is all
@@ -85,6 +91,7 @@ impl ShareTree {
             shutting_down: false,
             active: 0,
             lends: 0,
+            ceilings: 0,
             split_changed: Vec::new(),
             gone: Vec::new(),
             demand_changed: Vec::new(),
@@ -230,9 +237,13 @@ impl ShareTree {
                 return;
             }
             let (parent, tickets) = (n.parent.expect("root never retires"), n.tickets);
+            let ceiling = n.ceiling.is_some();
             if n.recent {
                 // It has no demand, but a moment ago it had: it stops counting.
                 self.note_active(index, true, false);
+            }
+            if ceiling {
+                self.ceilings -= 1;
             }
             self.nodes[index as usize] = None;
             self.generations[index as usize] = self.generations[index as usize].wrapping_add(1);
@@ -329,6 +340,33 @@ impl ShareTree {
     /// Whether any share lends its tickets now.
     pub(crate) fn has_lends(&self) -> bool {
         self.lends > 0
+    }
+
+    /// Whether some live share has a ceiling on its cores.
+    pub(crate) fn has_ceilings(&self) -> bool {
+        self.ceilings > 0
+    }
+
+    /// Sets (or with `None` removes) the most cores `id`'s subtree may hold at
+    /// once. A ceiling of 0 would mean "never run" (a hang, not a limit):
+    /// refused with [`ShareError::ZeroCeiling`].
+    pub(crate) fn set_ceiling(
+        &mut self,
+        id: ShareId,
+        ceiling: Option<u32>,
+    ) -> Result<(), ShareError> {
+        if ceiling == Some(0) {
+            return Err(ShareError::ZeroCeiling);
+        }
+        let n = self.node_mut(id);
+        let had = n.ceiling.is_some();
+        n.ceiling = ceiling;
+        match (had, ceiling.is_some()) {
+            (false, true) => self.ceilings += 1,
+            (true, false) => self.ceilings -= 1,
+            _ => {}
+        }
+        Ok(())
     }
 
     /// Slot `index` became active or stopped: the counts of active shares, its
@@ -438,6 +476,7 @@ impl Node {
             active_below: 0,
             demand_below: 0,
             retiring: false,
+            ceiling: None,
         }
     }
 }

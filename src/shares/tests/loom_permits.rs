@@ -135,3 +135,77 @@ fn loom_timekeeping_passes_to_a_waiter_that_stays() {
         p.check();
     });
 }
+
+#[test]
+fn loom_cores_lowered_then_raised_while_both_hold() {
+    // Two workers of one share take a core each on 2 permits; meanwhile the
+    // cores are lowered to 1 (a holder is flagged; the core given back first
+    // vanishes) and raised to 2 again (it pays the excess off, or comes free for
+    // a worker that yielded and waits). Whatever the order, no permit is lost
+    // or duplicated (`check`, also after each change), and a worker that yielded
+    // is woken by the raise or a release (otherwise loom reports a deadlock).
+    loom::model(|| {
+        let p = permits(2);
+        let a = p.add_share(p.root(), 1).unwrap();
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let p = p.clone();
+                let h = p.register_worker();
+                loom::thread::spawn(move || {
+                    p.acquire_at(&h, a, 0);
+                    if h.should_yield() {
+                        p.yield_at(&h, 10);
+                    }
+                    p.release_at(&h, 20);
+                })
+            })
+            .collect();
+        p.set_cores_at(1, 5);
+        p.check();
+        p.set_cores_at(2, 15);
+        p.check();
+        for w in workers {
+            w.join().unwrap();
+        }
+        p.check();
+        assert_eq!(p.cores(), 2);
+    });
+}
+
+#[test]
+fn loom_cores_lowered_with_a_waiter() {
+    // Lowered from 2 cores to 1 while two workers ask for one: if both got a
+    // core, one is flagged and gives it back, and it vanishes; a worker that
+    // yielded gets a core again only once the holders fit, never beside the
+    // other holder (the count of running holders, kept inside each holding).
+    loom::model(|| {
+        let p = permits(2);
+        let a = p.add_share(p.root(), 1).unwrap();
+        let running = Arc::new(AtomicUsize::new(0));
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                let (p, running) = (p.clone(), running.clone());
+                let h = p.register_worker();
+                loom::thread::spawn(move || {
+                    p.acquire_at(&h, a, 0);
+                    running.fetch_add(1, SeqCst);
+                    if h.should_yield() {
+                        running.fetch_sub(1, SeqCst);
+                        p.yield_at(&h, 10);
+                        // The cores are 1 now, with no excess left.
+                        assert_eq!(running.fetch_add(1, SeqCst), 0, "two holders on 1 core");
+                    }
+                    running.fetch_sub(1, SeqCst);
+                    p.release_at(&h, 20);
+                })
+            })
+            .collect();
+        p.set_cores_at(1, 5);
+        p.check();
+        for w in workers {
+            w.join().unwrap();
+        }
+        p.check();
+        assert_eq!(p.cores(), 1);
+    });
+}

@@ -7,6 +7,10 @@ mod sim;
 #[cfg(not(loom))]
 mod activity_tests;
 #[cfg(not(loom))]
+mod ceiling_tests;
+#[cfg(not(loom))]
+mod cores_tests;
+#[cfg(not(loom))]
 mod debt_tests;
 mod entitlement_tests;
 #[cfg(not(loom))]

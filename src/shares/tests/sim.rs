@@ -72,6 +72,20 @@ impl Sim {
             .unwrap();
     }
 
+    /// Sets (`None`: removes) `share`'s ceiling on its cores now.
+    pub(crate) fn set_ceiling(&mut self, share: usize, ceiling: Option<u32>) {
+        self.alloc
+            .set_ceiling(self.shares[share].0, ceiling, self.now)
+            .unwrap();
+        self.alloc.check();
+    }
+
+    /// Changes the pool's cores now.
+    pub(crate) fn set_cores(&mut self, cores: u32) {
+        self.alloc.set_cores(cores, self.now);
+        self.alloc.check();
+    }
+
     /// Core time of each share so far, in nanoseconds.
     pub(crate) fn core_times(&self) -> Vec<u64> {
         let alloc = &self.alloc;
