@@ -29,6 +29,7 @@ fn main() {
     sort_stop();
     shares_stop();
     serving_stop();
+    control_stop();
 }
 
 /// Runs `f` once and returns how long it took and its result.
@@ -309,4 +310,57 @@ fn serving_stop() {
     println!(
         "  (`cargo run --release --example server`: tokio + axum, a share per request, beside Rayon\n   from spawn_blocking)"
     );
+}
+
+fn control_stop() {
+    println!("\n7. control: a ceiling, a blocked worker, a lock held around a parallel call");
+    let pool = prorata::ThreadPoolBuilder::new().build().unwrap();
+    // A share that may hold one core at most, even alone on an idle pool.
+    let compaction = pool.share(100).unwrap();
+    compaction.set_max_cores(Some(1)).unwrap();
+    let t = Instant::now();
+    let sum = compaction.install(|| {
+        (0..4_000_000u64)
+            .into_par_iter()
+            .map(|i| work(i) & 1)
+            .sum::<u64>()
+    });
+    assert_eq!(sum, (0..4_000_000u64).map(|i| work(i) & 1).sum::<u64>());
+    let cores = compaction.stats().core_time.as_secs_f64() / t.elapsed().as_secs_f64();
+    println!(
+        "  a share capped at 1 core, alone on {} workers: used {cores:.2} cores",
+        pool.current_num_threads()
+    );
+    // The only worker waits for a message that another job of its pool sends: a plain
+    // `recv()` would never return; inside `block_in_place` a relief thread runs the job.
+    let one = prorata::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let rx = std::sync::Mutex::new(rx);
+    let got = one.install(|| {
+        prorata::scope(|s| {
+            s.spawn(move |_| tx.send(42).unwrap());
+            prorata::block_in_place(|| rx.lock().unwrap().recv().unwrap())
+        })
+    });
+    println!("  a 1-worker pool's only worker blocked on a message its pool sends: got {got}");
+    // Rayon #592: each item holds a lock around an inner parallel loop; without
+    // `isolate` a waiting holder may start another item, which blocks on the lock.
+    let lock = std::sync::Mutex::new(0u64);
+    pool.install(|| {
+        (0..64u64).into_par_iter().for_each(|i| {
+            let mut total = lock.lock().unwrap();
+            *total +=
+                prorata::isolate(|| (0..10_000u64).into_par_iter().map(|x| x ^ i).sum::<u64>());
+        })
+    });
+    let want: u64 = (0..64u64)
+        .map(|i| (0..10_000u64).map(|x| x ^ i).sum::<u64>())
+        .sum();
+    assert_eq!(lock.into_inner().unwrap(), want);
+    println!("  64 items each holding a lock around an isolated parallel loop: done, sum checked");
+    pool.wait();
+    println!("  (`ThreadPool::wait` ended the pool and joined its threads)");
 }
