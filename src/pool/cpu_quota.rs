@@ -166,8 +166,8 @@ fn join(mount: &Path, path: &str) -> PathBuf {
 }
 
 /// How often the follower re-reads the quota. A reading costs a few small file
-/// reads (and std's affinity query); ten a second keeps a pool within about a
-/// tenth of a second of its container's resizing.
+/// reads (the cgroup files and `/proc/self/status`); ten a second keeps a pool
+/// within about a tenth of a second of its container's resizing.
 pub(crate) const PERIOD: Duration = Duration::from_millis(100);
 
 /// A pool's quota timer thread: while it lives, the thread re-reads `files`
@@ -204,7 +204,6 @@ impl QuotaFollower {
         let flag = Arc::clone(&stop);
         std::thread::Builder::new()
             .name(THREAD_NAME.into())
-            .stack_size(64 * 1024)
             .spawn(move || follow(&files, cap, &permits, cores, &flag))?;
         Ok(QuotaFollower { stop })
     }
