@@ -547,11 +547,20 @@ impl<S> ThreadPoolBuilder<S> {
     ///
     /// The quota is the cgroup's (v2 `cpu.max`, v1 `cpu.cfs_quota_us` over
     /// `cpu.cfs_period_us`, found through `/proc/self/cgroup`), rounded up
-    /// (1.5 CPUs: 2 workers), at most the CPUs of the affinity mask (std's
+    /// (1.5 CPUs: 2 workers), at most the CPUs of the affinity mask
+    /// (`Cpus_allowed_list` in `/proc/self/status`; elsewhere std's
     /// [`available_parallelism`](std::thread::available_parallelism)), the
     /// pool's threads and [`share_cores`](Self::share_cores) if set, and at
     /// least 1. A missing, unreadable or malformed file, or `max`, means no
-    /// limit from the quota; off Linux there is none either.
+    /// limit from the quota; off Linux there is none either. With
+    /// [`use_current_thread`](Self::use_current_thread), worker 0 (the thread
+    /// that built the pool, a thread of the user's) takes no permit, so it may
+    /// run the pool's jobs beside as many workers as the quota allows.
+    ///
+    /// Beside the pool's own jobs, its [shares](crate::ThreadPool::share)
+    /// divide the permits the quota allows. As after a first share anywhere in
+    /// the process, the iterators of every pool of the process then time the
+    /// runs between their safe points and check their worker's flags there.
     ///
     /// The pool takes core permits from the start, as a pool does from its
     /// first [share](crate::ThreadPool::share) on: its workers run its jobs

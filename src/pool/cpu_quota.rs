@@ -85,9 +85,40 @@ impl CgroupFiles {
     /// (1.5 CPUs: 2 cores), at most the CPUs of the affinity mask and `threads`,
     /// at least 1.
     pub(crate) fn cores(&self, threads: usize) -> usize {
-        let affinity = std::thread::available_parallelism().map_or(threads, |n| n.get());
-        cores_for(self.quota(), affinity, threads)
+        cores_for(self.quota(), affinity_cpus().unwrap_or(threads), threads)
     }
+}
+
+/// The CPUs of the process's affinity mask now. From `Cpus_allowed_list` in
+/// `/proc/self/status`, not std's `available_parallelism`: std's also divides
+/// the process's real cgroup quota and rounds it down (1.5 CPUs: 1), which
+/// would undo the quota's rounding up here and ignore a test's files. Else
+/// std's; `None` if neither says.
+pub(crate) fn affinity_cpus() -> Option<usize> {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("Cpus_allowed_list:"))?;
+            parse_cpu_list(line.split_once(':')?.1)
+        })
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+}
+
+/// The number of CPUs in a kernel CPU list ("0-3,8,10-11": 7); `None` if it
+/// is malformed or empty.
+pub(crate) fn parse_cpu_list(list: &str) -> Option<usize> {
+    let mut n = 0usize;
+    for part in list.trim().split(',') {
+        let (lo, hi) = match part.split_once('-') {
+            Some((lo, hi)) => (lo.parse::<usize>().ok()?, hi.parse::<usize>().ok()?),
+            None => {
+                let cpu = part.parse::<usize>().ok()?;
+                (cpu, cpu)
+            }
+        };
+        n = n.checked_add(hi.checked_sub(lo)? + 1)?;
+    }
+    (n > 0).then_some(n)
 }
 
 /// The cores for a quota of `quota` CPUs (`None`: no limit), `affinity` CPUs
@@ -135,8 +166,8 @@ fn join(mount: &Path, path: &str) -> PathBuf {
 }
 
 /// How often the follower re-reads the quota. A reading costs a few small file
-/// reads (and std's affinity query); ten a second keeps a pool within about a
-/// tenth of a second of its container's resizing.
+/// reads (the cgroup files and `/proc/self/status`); ten a second keeps a pool
+/// within about a tenth of a second of its container's resizing.
 pub(crate) const PERIOD: Duration = Duration::from_millis(100);
 
 /// A pool's quota timer thread: while it lives, the thread re-reads `files`
@@ -173,7 +204,6 @@ impl QuotaFollower {
         let flag = Arc::clone(&stop);
         std::thread::Builder::new()
             .name(THREAD_NAME.into())
-            .stack_size(64 * 1024)
             .spawn(move || follow(&files, cap, &permits, cores, &flag))?;
         Ok(QuotaFollower { stop })
     }
@@ -259,6 +289,18 @@ mod tests {
     }
 
     #[test]
+    fn cpu_lists() {
+        assert_eq!(parse_cpu_list("0-1\n"), Some(2));
+        assert_eq!(parse_cpu_list("0-3,8,10-11"), Some(7));
+        assert_eq!(parse_cpu_list("5"), Some(1));
+        for bad in ["", "x", "3-1", "0-", ",", "1,,2"] {
+            assert_eq!(parse_cpu_list(bad), None, "{bad:?}");
+        }
+        let cpus = affinity_cpus().unwrap();
+        assert!(cpus >= std::thread::available_parallelism().unwrap().get());
+    }
+
+    #[test]
     fn rounding_and_bounds() {
         assert_eq!(cores_for(Some(1.5), 8, 8), 2);
         assert_eq!(cores_for(Some(0.1), 8, 8), 1);
@@ -296,10 +338,7 @@ mod tests {
             ..Default::default()
         };
         std::fs::write(&cpu_max, "200000 100000\n").unwrap();
-        assert_eq!(
-            files.cores(2),
-            2.min(std::thread::available_parallelism().unwrap().get())
-        );
+        assert_eq!(files.cores(2), 2.min(affinity_cpus().unwrap()));
         std::fs::write(&cpu_max, "100000 100000\n").unwrap();
         assert_eq!(files.cores(2), 1);
         std::fs::write(&cpu_max, "not a quota").unwrap();
@@ -346,7 +385,7 @@ mod tests {
             .build()
             .unwrap();
         assert_eq!(permit_cores(&pool), 1);
-        let affinity = std::thread::available_parallelism().unwrap().get();
+        let affinity = affinity_cpus().unwrap();
         std::fs::write(dir.join("cpu.max"), "max 100000\n").unwrap();
         let t0 = std::time::Instant::now();
         while permit_cores(&pool) as usize != affinity.min(2) {
@@ -358,7 +397,7 @@ mod tests {
 
     #[test]
     fn this_machine() {
-        let cpus = std::thread::available_parallelism().unwrap().get();
+        let cpus = affinity_cpus().unwrap();
         let cores = CgroupFiles::of_this_process().cores(usize::MAX);
         assert!((1..=cpus).contains(&cores), "{cores} of {cpus}");
     }
