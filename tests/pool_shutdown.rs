@@ -8,8 +8,7 @@
 #![cfg(target_os = "linux")]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 use prorata::ThreadPoolBuilder;
@@ -18,9 +17,7 @@ use prorata::prelude::*;
 mod common;
 use common::executor::live_threads_named;
 use common::panics::panic_message;
-
-/// Far longer than any case takes on a loaded machine.
-const WATCHDOG: Duration = Duration::from_secs(60);
+use common::watchdog::{WATCHDOG, finishes_within};
 
 /// Long enough that a pool is still busy when `wait` is called right after.
 const BUSY: Duration = Duration::from_millis(30);
@@ -28,23 +25,6 @@ const BUSY: Duration = Duration::from_millis(30);
 /// The message of `ThreadPool::wait` called from inside its pool.
 const INSIDE: &str =
     "prorata: ThreadPool::wait called from inside the pool, which it would wait for";
-
-/// Runs `case` on a thread of its own; fails if it has not returned within
-/// [`WATCHDOG`], and re-raises its panic.
-fn watched<R: Send + 'static>(what: &str, case: impl FnOnce() -> R + Send + 'static) -> R {
-    let (done, finished) = mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let r = case();
-        let _ = done.send(());
-        r
-    });
-    if let Err(RecvTimeoutError::Timeout) = finished.recv_timeout(WATCHDOG) {
-        panic!("{what}: no return within {WATCHDOG:?} (a hang)");
-    }
-    thread
-        .join()
-        .unwrap_or_else(|p| std::panic::resume_unwind(p))
-}
 
 /// A counter for an exit handler, and the handler.
 fn exit_counter() -> (Arc<AtomicUsize>, impl Fn(usize) + Send + Sync + 'static) {
@@ -57,7 +37,7 @@ fn exit_counter() -> (Arc<AtomicUsize>, impl Fn(usize) + Send + Sync + 'static) 
 
 #[test]
 fn no_thread_of_the_pool_remains() {
-    watched("wait", || {
+    finishes_within(WATCHDOG, "wait", || {
         let pool = ThreadPoolBuilder::new()
             .num_threads(4)
             .thread_name(|i| format!("sd-gone-{i}"))
@@ -81,7 +61,7 @@ fn no_thread_of_the_pool_remains() {
 
 #[test]
 fn queued_spawns_run_before_it_returns() {
-    watched("wait", || {
+    finishes_within(WATCHDOG, "wait", || {
         let pool = ThreadPoolBuilder::new()
             .num_threads(1)
             .thread_name(|i| format!("sd-queue-{i}"))
@@ -114,7 +94,7 @@ fn queued_spawns_run_before_it_returns() {
 
 #[test]
 fn exit_handler_ran_for_every_worker() {
-    watched("wait", || {
+    finishes_within(WATCHDOG, "wait", || {
         let (exited, on_exit) = exit_counter();
         let pool = ThreadPoolBuilder::new()
             .num_threads(3)
@@ -130,7 +110,7 @@ fn exit_handler_ran_for_every_worker() {
 
 #[test]
 fn jobs_running_when_called_finish_first() {
-    watched("wait", || {
+    finishes_within(WATCHDOG, "wait", || {
         let pool = ThreadPoolBuilder::new()
             .num_threads(2)
             .thread_name(|i| format!("sd-busy-{i}"))
@@ -154,7 +134,7 @@ fn jobs_running_when_called_finish_first() {
 
 #[test]
 fn from_its_own_worker_it_panics() {
-    let message = watched("wait from a worker", || {
+    let message = finishes_within(WATCHDOG, "wait from a worker", || {
         let pool = ThreadPoolBuilder::new()
             .num_threads(2)
             .thread_name(|i| format!("sd-self-{i}"))
@@ -175,7 +155,7 @@ fn from_its_own_worker_it_panics() {
 
 #[test]
 fn from_a_worker_of_its_share_it_panics() {
-    let message = watched("wait from a share's worker", || {
+    let message = finishes_within(WATCHDOG, "wait from a share's worker", || {
         let pool = ThreadPoolBuilder::new()
             .num_threads(2)
             .share_cores(1)
@@ -192,7 +172,7 @@ fn from_a_worker_of_its_share_it_panics() {
 
 #[test]
 fn many_pools_leave_no_thread() {
-    watched("wait in a loop", || {
+    finishes_within(WATCHDOG, "wait in a loop", || {
         for round in 0..40 {
             let pool = ThreadPoolBuilder::new()
                 .num_threads(3)
@@ -215,7 +195,7 @@ fn many_pools_leave_no_thread() {
 
 #[test]
 fn with_a_spawn_handler_every_run_has_returned() {
-    watched("wait with a spawn handler", || {
+    finishes_within(WATCHDOG, "wait with a spawn handler", || {
         let (exited, on_exit) = exit_counter();
         let threads = Arc::new(Mutex::new(Vec::new()));
         let kept = Arc::clone(&threads);
@@ -243,7 +223,7 @@ fn with_a_spawn_handler_every_run_has_returned() {
 
 #[test]
 fn shares_are_not_waited_for() {
-    watched("wait with a share", || {
+    finishes_within(WATCHDOG, "wait with a share", || {
         let pool = ThreadPoolBuilder::new()
             .num_threads(2)
             .thread_name(|i| format!("sd-share-{i}"))
@@ -271,7 +251,7 @@ const HANDED_OFF: &str = "prorata-worker-";
 #[test]
 fn use_current_thread_called_on_the_building_thread() {
     let _one = CURRENT_THREAD.lock().unwrap_or_else(|e| e.into_inner());
-    watched("wait on the building thread", || {
+    finishes_within(WATCHDOG, "wait on the building thread", || {
         let (exited, on_exit) = exit_counter();
         let pool = ThreadPoolBuilder::new()
             .num_threads(2)
@@ -293,7 +273,7 @@ fn use_current_thread_called_on_the_building_thread() {
 #[test]
 fn use_current_thread_called_on_another_thread() {
     let _one = CURRENT_THREAD.lock().unwrap_or_else(|e| e.into_inner());
-    watched("wait on another thread", || {
+    finishes_within(WATCHDOG, "wait on another thread", || {
         let (exited, on_exit) = exit_counter();
         let (pool_out, pool_in) = mpsc::channel();
         let (release, released) = mpsc::channel::<()>();
@@ -321,5 +301,23 @@ fn use_current_thread_called_on_another_thread() {
         while exited.load(Ordering::SeqCst) < 2 || live_threads_named(HANDED_OFF) > 0 {
             std::thread::sleep(Duration::from_millis(1));
         }
+    });
+}
+
+#[test]
+fn the_quota_thread_of_a_pool_that_follows_its_quota_is_joined_too() {
+    finishes_within(WATCHDOG, "quota thread", || {
+        let pool = ThreadPoolBuilder::new()
+            .num_threads(2)
+            .follow_cpu_quota()
+            .build()
+            .unwrap();
+        assert_eq!(
+            pool.install(|| (0..100u64).into_par_iter().sum::<u64>()),
+            4950
+        );
+        assert_eq!(live_threads_named("prorata-quota"), 1);
+        pool.wait();
+        assert_eq!(live_threads_named("prorata-quota"), 0);
     });
 }

@@ -747,8 +747,9 @@ impl<S> ThreadPoolBuilder<S> {
             // start (as from a first share on): their flags are raised before
             // any of them starts.
             let permits = crate::shares::root_permits(&registry);
-            let follower = QuotaFollower::start(files, cap, Arc::downgrade(&permits), cores)
-                .map_err(ThreadPoolBuildError::thread_spawn)?;
+            let follower =
+                QuotaFollower::start(files, cap, Arc::downgrade(&permits), cores, &registry.exits)
+                    .map_err(ThreadPoolBuildError::thread_spawn)?;
             let _ = registry.quota.set(follower);
         }
         // If `thread_name` or `spawn` panics, the threads already started must still end.

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, Weak};
 use std::time::Duration;
 
+use super::worker_exits::WorkerExits;
 use crate::shares::Permits;
 
 /// The files that say the process's CPU quota.
@@ -193,18 +194,21 @@ pub(crate) const THREAD_NAME: &str = "prorata-quota";
 impl QuotaFollower {
     /// Starts the thread that keeps `permits` at `files.cores(cap)`; `cores` is
     /// the reading the permits were made with. It holds the permits weakly: once
-    /// they are gone, so is the pool, and the thread exits.
+    /// they are gone, so is the pool, and the thread exits. Its handle goes to
+    /// `exits`, so that `ThreadPool::wait` joins it with the workers' threads.
     pub(crate) fn start(
         files: CgroupFiles,
         cap: usize,
         permits: Weak<Permits>,
         cores: usize,
+        exits: &WorkerExits,
     ) -> std::io::Result<Self> {
         let stop = Arc::new(Stop::default());
         let flag = Arc::clone(&stop);
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || follow(&files, cap, &permits, cores, &flag))?;
+        exits.keep(thread);
         Ok(QuotaFollower { stop })
     }
 

@@ -432,6 +432,10 @@ impl ThreadPool {
     ///   the shares of every pool use in turn, and which exit about a second after
     ///   their last worker ended. On return, no thread of this pool's own workers
     ///   remains; share threads may.
+    /// - The threads that run beside the workers are joined too: the timer thread
+    ///   of a pool that [follows its CPU quota](crate::ThreadPoolBuilder::follow_cpu_quota);
+    ///   a [`block_in_place`](crate::block_in_place) relief thread ends before the
+    ///   job that started it goes on, so none outlives the jobs.
     ///
     /// # Panics
     ///
