@@ -335,3 +335,27 @@ fn an_isolated_wait_is_not_slower_to_return_than_a_time_limit_allows() {
         }
     });
 }
+
+/// A call from inside an isolated region into another pool (or a share), which calls
+/// back into the first pool: the call back belongs to the region, so the only
+/// worker, waiting isolated, runs it (without it, the call back would wait forever
+/// for a worker that takes no call from outside).
+#[test]
+fn a_call_back_into_the_pool_from_another_pool_belongs_to_the_region() {
+    finishes_within(WATCHDOG, "call back", || {
+        let first = Arc::new(pool(1));
+        let second = pool(1);
+        let share = first.share(100).unwrap();
+        for _ in 0..20 {
+            let back = first.install(|| {
+                prorata::isolate(|| {
+                    let a = second.install(|| first.install(|| 5));
+                    let b = share.install(|| first.install(|| 6));
+                    let c = prorata::block_in_place(|| first.install(|| 7));
+                    a + b + c
+                })
+            });
+            assert_eq!(back, 18);
+        }
+    });
+}

@@ -25,6 +25,7 @@
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
 
+use super::isolate;
 use super::latch::{CrossLatch, Latch};
 use super::preempt;
 use super::worker::WorkerThread;
@@ -127,6 +128,7 @@ where
         builder = builder.stack_size(size);
     }
     let this: *const WorkerThread = worker;
+    let context = isolate::current_context();
     let mut op = Some(op);
     let outcome = std::thread::scope(|scope| {
         let relief = WorkerPtr(this);
@@ -148,7 +150,9 @@ where
             return None;
         }
         let op = op.take().expect("op runs once");
-        let outcome = panic::catch_unwind(AssertUnwindSafe(op));
+        // A call `op` makes back into this pool belongs to the worker's isolated
+        // region, if it is in one: the relief, isolated too, runs it.
+        let outcome = isolate::carrying(context, || panic::catch_unwind(AssertUnwindSafe(op)));
         // SAFETY: `done` lives until the scope has joined the relief thread, the
         // only other user of it.
         unsafe { CrossLatch::set(done) };

@@ -19,11 +19,18 @@
 //!   job's own waits are isolated too.
 //! - A worker that waits inside a region takes only jobs of that region: from its own
 //!   deque (a job of another region on top goes to the injector, an outer job, which
-//!   lies below every job the region queued there, stays), its broadcasts, and frames
-//!   claimed from workers in the same region. It steals nothing from other deques and
-//!   takes no call from outside: it cannot tell their jobs' regions before it owns
-//!   them. It never runs an outer job, so a lock held around the region cannot be taken
-//!   again on its thread.
+//!   lies below every job the region queued there, stays), its broadcasts, frames
+//!   claimed from workers in the same region, and calls from outside that belong to
+//!   the region. It steals nothing from other deques: it cannot tell their jobs'
+//!   regions before it owns them. It never runs an outer job, so a lock held around
+//!   the region cannot be taken again on its thread.
+//! - A call that leaves the pool from inside a region (an `install` into another
+//!   pool or a share, a `block_in_place` closure) *carries* the region: the thread
+//!   that runs it notes (pool, region) in a thread-local while it does, and a call it
+//!   makes back into that pool is injected marked with the region. The waiting
+//!   worker takes it from the injector (one of another region goes back to the
+//!   injector's end), so a call back cannot wait forever for a worker that takes no
+//!   other call from outside.
 //! - Over-isolation is safe: a job marked with a region it does not belong to only
 //!   restricts what its waits run, and a wait that runs nothing still ends (the job it
 //!   waits for runs on the thread that took it). Under-isolation is what must never
@@ -33,6 +40,7 @@
 //! Unused, isolation costs nothing on a join's fast path (it reads no region); a publish
 //! reads the worker's region once.
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::job::{Job, JobRef};
@@ -69,9 +77,11 @@ static LAST_REGION: AtomicUsize = AtomicUsize::new(0);
 /// one of them is isolated while it runs it. What isolation costs: a waiting worker
 /// inside `op` steals nothing from the other workers' queues (it takes the jobs of
 /// `op` left on its own queue and the pending halves it can claim from workers inside
-/// the same call), so a wait may leave its core idle where it would have run
-/// something else; and each job published inside `op` is boxed once. Outside
-/// `isolate` nothing changes and nothing is paid.
+/// the same call), and takes no call from outside the pool but those made back into
+/// it for `op`'s own work (from another pool or a share that `op` called, or from a
+/// [`block_in_place`](crate::block_in_place) closure); so a wait may leave its core
+/// idle where it would have run something else; and each job published inside `op`
+/// is boxed once. Outside `isolate` nothing changes and nothing is paid.
 ///
 /// Called from a thread outside any pool, `op` runs as it is: such a thread runs no
 /// pool job while it waits. Isolation is per pool: an `install` into another pool (a
@@ -142,6 +152,72 @@ impl Job for RegionJob {
             None => unsafe { job.execute() },
         }
     }
+}
+
+thread_local! {
+    /// The isolated region whose work this thread does for another pool, as
+    /// (registry id, region), or (0, 0): set while a thread that is not that pool's
+    /// worker runs a call a worker of it made from inside the region (an `install`
+    /// into another pool or share, a `block_in_place` closure). A call this thread
+    /// makes back into that pool belongs to the region (`carried_region`).
+    static CARRIED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+}
+
+/// The region the current thread's work belongs to, with its pool's registry id:
+/// its worker's region, else the one it carries (see `CARRIED`); `(0, 0)` if none.
+pub(crate) fn current_context() -> (usize, usize) {
+    match WorkerThread::current() {
+        Some(worker) if worker.region() != 0 => (worker.registry().id(), worker.region()),
+        _ => CARRIED.with(Cell::get),
+    }
+}
+
+/// The region of `registry_id`'s pool that a call the current thread makes into
+/// that pool belongs to (0 for none): a job it injects there is marked with it, so
+/// that the worker waiting inside the region (which takes no other call from
+/// outside) runs it rather than wait for it forever.
+pub(crate) fn carried_region(registry_id: usize) -> usize {
+    match current_context() {
+        (id, region) if id == registry_id => region,
+        _ => 0,
+    }
+}
+
+/// Runs `f` carrying `context` (from [`current_context`] on the thread that made the
+/// call `f` serves), then restores what this thread carried before.
+pub(crate) fn carrying<R>(context: (usize, usize), f: impl FnOnce() -> R) -> R {
+    struct Restore((usize, usize));
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CARRIED.with(|c| c.set(self.0));
+        }
+    }
+    if context == (0, 0) && CARRIED.with(Cell::get) == (0, 0) {
+        return f();
+    }
+    let _restore = Restore(CARRIED.with(|c| c.replace(context)));
+    f()
+}
+
+/// The data pointer of the job `job` stands for: the wrapped job's for a marked one.
+pub(crate) fn inner_data(job: &JobRef) -> *const () {
+    if !job.is_marked() {
+        return job.data();
+    }
+    // SAFETY: as in `region_of`: a live, unexecuted `RegionJob`.
+    unsafe { (*job.marked_data().cast::<RegionJob>()).job.data() }
+}
+
+/// A job taken back unrun: its wrapper (if marked) is freed and the wrapped job
+/// returned, still unrun.
+pub(crate) fn unwrap(job: JobRef) -> JobRef {
+    if !job.is_marked() {
+        return job;
+    }
+    // SAFETY: only `mark` makes marked references, from `Box::into_raw` of a
+    // `RegionJob`; taken back unexecuted, it is freed here once instead.
+    let wrapper = unsafe { Box::from_raw(job.marked_data().cast::<RegionJob>().cast_mut()) };
+    wrapper.job
 }
 
 /// `job`, marked as started inside `region` (unchanged for region 0).

@@ -289,6 +289,9 @@ impl Registry {
 
     /// Queues a job from outside the pool and wakes a worker if needed.
     pub(crate) fn inject(&self, job: JobRef) {
+        // A call made for the work of one of this pool's isolated regions belongs to
+        // it (`isolate.rs`).
+        let job = isolate::mark(job, isolate::carried_region(self.id()));
         let was_empty = self.injector.is_empty();
         self.injector.push(job);
         let announced = self.sleep.new_injected_jobs(1, was_empty);
@@ -298,6 +301,23 @@ impl Registry {
             // of another pool or share, which lends its tickets while it waits and
             // must not be asked for the core its own wait may need.
             self.shares.workers_woken(announced.woken);
+        }
+    }
+
+    /// The oldest call from outside if it belongs to `region` (`isolate.rs`); one of
+    /// another goes back to the injector's end (calls from outside keep no order
+    /// among themselves that a caller could see).
+    pub(crate) fn take_injected_in(&self, region: usize) -> Option<JobRef> {
+        loop {
+            match self.injector.steal() {
+                Steal::Success(job) if isolate::region_of(&job) == region => return Some(job),
+                Steal::Success(job) => {
+                    self.injector.push(job);
+                    return None;
+                }
+                Steal::Empty => return None,
+                Steal::Retry => {}
+            }
         }
     }
 
@@ -512,11 +532,13 @@ impl Registry {
         R: Send,
     {
         thread_local!(static LOCK_LATCH: LockLatch = LockLatch::new());
+        // The isolated region this thread works for, if any, goes with the call.
+        let context = isolate::current_context();
         LOCK_LATCH.with(|latch| {
             let job = StackJob::new(
                 |_| {
                     let worker = WorkerThread::current().expect("prorata: injected job off-pool");
-                    op(worker, true)
+                    isolate::carrying(context, || op(worker, true))
                 },
                 LatchRef::new(latch),
             );
@@ -551,7 +573,10 @@ impl Registry {
         let mut found = false;
         loop {
             match self.injector.steal() {
-                Steal::Success(job) if job.data() == data => found = true,
+                Steal::Success(job) if isolate::inner_data(&job) == data => {
+                    let _unrun = isolate::unwrap(job);
+                    found = true;
+                }
                 Steal::Success(job) => others.push(job),
                 Steal::Empty => break,
                 Steal::Retry => {}
@@ -570,10 +595,13 @@ impl Registry {
         R: Send,
     {
         let latch = CrossLatch::new(current.registry(), current.index());
+        // A call from inside an isolated region carries it: a call back into the
+        // caller's pool belongs to the region (see `isolate.rs`).
+        let context = isolate::current_context();
         let job = StackJob::new(
             |_| {
                 let worker = WorkerThread::current().expect("prorata: injected job off-pool");
-                op(worker, true)
+                isolate::carrying(context, || op(worker, true))
             },
             latch,
         );

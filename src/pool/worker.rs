@@ -577,6 +577,10 @@ impl WorkerThread {
                 Steal::Retry => {}
             }
         }
+        // A call made back into this pool for the region's work (`isolate.rs`).
+        if let Some(job) = self.registry.take_injected_in(region) {
+            return Some(job);
+        }
         if !claim {
             return None;
         }
@@ -865,8 +869,10 @@ impl WorkerThread {
                         self.registry.has_work(self.index)
                     } else {
                         // Work of other regions is not this worker's to wait for;
-                        // a broadcast to it may be the region's.
+                        // a broadcast to it, or a call from outside, may be the
+                        // region's.
                         !self.registry.thread_infos[self.index].broadcasts.is_empty()
+                            || self.registry.has_injected_jobs()
                     }
                 });
                 if slept == Slept::Retired {

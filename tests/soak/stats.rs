@@ -32,6 +32,8 @@ counters! {
     spawned_jobs: "    jobs spawned",
     yields: "  yield_now / yield_local calls",
     cross_installs: "  cross-pool / cross-share installs",
+    isolated: "  nested operations inside isolate",
+    blocked: "  nested operations inside block_in_place",
     pools_built: "pools built",
     pools_dropped_in_flight: "  dropped with work in flight",
     shares_made: "shares made",

@@ -142,9 +142,24 @@ impl Nest<'_> {
             STATS.add(&STATS.cross_installs, 1);
             Some(ctx.world.pick(&mut ctx.rng))
         };
-        match place {
-            None => compute(&mut ctx, &Place::Global),
-            Some(p) => p.run(|| compute(&mut ctx, &Place::Global)),
+        // Sometimes inside an isolated region, or in a closure that says it blocks
+        // (a relief thread runs the worker's jobs meanwhile; the closure's thread is
+        // no worker, so its operation runs where a call from outside goes).
+        let wrap = ctx.rng.random_range(0..10);
+        let op = |ctx: &mut Ctx| match place {
+            None => compute(ctx, &Place::Global),
+            Some(p) => p.run(|| compute(ctx, &Place::Global)),
+        };
+        match wrap {
+            0 => {
+                STATS.add(&STATS.isolated, 1);
+                prorata::isolate(|| op(&mut ctx));
+            }
+            1 => {
+                STATS.add(&STATS.blocked, 1);
+                prorata::block_in_place(|| op(&mut ctx));
+            }
+            _ => op(&mut ctx),
         }
     }
 }
