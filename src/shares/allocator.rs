@@ -613,13 +613,7 @@ impl Allocator {
             {
                 // This very holder (`flag_one` takes the lowest of its slot).
                 self.slots[slot].unflagged.remove(&(i as u32));
-                if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
-                    *flagged = true;
-                }
-                self.set_nhold(slot, self.nhold[slot] - 1);
-                self.slots[slot].flagged += 1;
-                self.in_flight += 1;
-                flagged.push(WorkerId(i as u32));
+                flagged.push(self.flag_holder(slot, i));
             }
         }
         (granted, flagged)
@@ -1691,13 +1685,19 @@ impl Allocator {
     /// Flags one unflagged holder of `slot`.
     fn flag_one(&mut self, slot: usize) -> Option<WorkerId> {
         let i = self.slots[slot].unflagged.pop_first()? as usize;
+        Some(self.flag_holder(slot, i))
+    }
+
+    /// Asks holder `i` of `slot`, already taken off the slot's unflagged holders,
+    /// to give its core back.
+    fn flag_holder(&mut self, slot: usize, i: usize) -> WorkerId {
         if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
             *flagged = true;
         }
         self.set_nhold(slot, self.nhold[slot] - 1);
         self.slots[slot].flagged += 1;
         self.in_flight += 1;
-        Some(WorkerId(i as u32))
+        WorkerId(i as u32)
     }
 
     /// Panics if an invariant is broken (used by tests and loom models).
