@@ -10,6 +10,7 @@
 //! a time is printed (`--nocapture`), for docs/benchmarks.md.
 
 mod common;
+use common::executor::threads_named;
 use common::work::{one_at_a_time, spin};
 
 use std::path::PathBuf;
@@ -341,19 +342,6 @@ fn garbage_or_missing_files_are_no_limit() {
         }
     });
     assert_eq!(pool.current_num_threads(), 2);
-}
-
-/// The threads of this process named `name` (their `comm`).
-fn threads_named(name: &str) -> usize {
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return 0;
-    };
-    tasks
-        .filter_map(Result::ok)
-        .filter(|t| {
-            std::fs::read_to_string(t.path().join("comm")).is_ok_and(|c| c.trim_end() == name)
-        })
-        .count()
 }
 
 /// Waits until `n` threads are named `prorata-quota`; panics after [`DEADLINE`].

@@ -67,6 +67,23 @@ pub fn resident_kb() -> u64 {
     proc_status("VmRSS:")
 }
 
+/// How many threads of this process `keep` accepts, given a reader of their
+/// `/proc/self/task/<tid>/` files (an empty string for a file gone meanwhile).
+fn count_threads(keep: impl Fn(&dyn Fn(&str) -> String) -> bool) -> usize {
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return 0;
+    };
+    tasks
+        .flatten()
+        .filter(|t| keep(&|f: &str| std::fs::read_to_string(t.path().join(f)).unwrap_or_default()))
+        .count()
+}
+
+/// The threads of this process named exactly `name` (their `comm`).
+pub fn threads_named(name: &str) -> usize {
+    count_threads(|read| read("comm").trim_end() == name)
+}
+
 /// The threads of this process whose name starts with `prefix` and that have not
 /// begun to exit. A thread can still be listed a moment after `join` returned for
 /// it: the kernel wakes the joiner when the exiting thread lets go of its memory,
@@ -74,24 +91,17 @@ pub fn resident_kb() -> u64 {
 /// kernel flags (field 9 of its `stat`) hold `PF_EXITING`, so it is not counted.
 pub fn live_threads_named(prefix: &str) -> usize {
     const PF_EXITING: u64 = 0x4;
-    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
-        return 0;
-    };
-    tasks
-        .flatten()
-        .filter(|t| {
-            let read = |f: &str| std::fs::read_to_string(t.path().join(f)).unwrap_or_default();
-            if !read("comm").starts_with(prefix) {
-                return false;
-            }
-            // The fields after the parenthesised name: state, ppid, pgrp, session,
-            // tty, tpgid, flags. A task gone meanwhile has no `stat`: not counted.
-            let stat = read("stat");
-            let flags = stat
-                .rfind(')')
-                .and_then(|i| stat[i + 1..].split_whitespace().nth(6))
-                .and_then(|f| f.parse::<u64>().ok());
-            flags.is_some_and(|f| f & PF_EXITING == 0)
-        })
-        .count()
+    count_threads(|read| {
+        if !read("comm").starts_with(prefix) {
+            return false;
+        }
+        // The fields after the parenthesised name: state, ppid, pgrp, session,
+        // tty, tpgid, flags. A task gone meanwhile has no `stat`: not counted.
+        let stat = read("stat");
+        let flags = stat
+            .rfind(')')
+            .and_then(|i| stat[i + 1..].split_whitespace().nth(6))
+            .and_then(|f| f.parse::<u64>().ok());
+        flags.is_some_and(|f| f & PF_EXITING == 0)
+    })
 }
