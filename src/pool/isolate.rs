@@ -45,6 +45,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::job::{Job, JobRef};
 use super::worker::WorkerThread;
+use crate::deque::{Injector, Steal};
 
 /// The last region number handed out (0 means "no region").
 static LAST_REGION: AtomicUsize = AtomicUsize::new(0);
@@ -229,6 +230,24 @@ pub(crate) fn mark(job: JobRef, region: usize) -> JobRef {
     // SAFETY: the box lives until the reference is executed, which frees it; the
     // wrapped job's own contract (sendable, not unwinding) carries over.
     unsafe { JobRef::new_marked(boxed) }
+}
+
+/// The oldest job of `queue` (a pool's injector, a worker's broadcasts) if it
+/// belongs to `region`; one of another region goes back to the queue's end (such
+/// queues keep no order among their jobs that a caller could see), and waits for
+/// a worker outside the region (or, for a broadcast, for its worker to leave it).
+pub(crate) fn take_if_in(queue: &Injector<JobRef>, region: usize) -> Option<JobRef> {
+    loop {
+        match queue.steal() {
+            Steal::Success(job) if region_of(&job) == region => return Some(job),
+            Steal::Success(job) => {
+                queue.push(job);
+                return None;
+            }
+            Steal::Empty => return None,
+            Steal::Retry => {}
+        }
+    }
 }
 
 /// The region `job` was started in, 0 for a job started outside any.

@@ -304,21 +304,9 @@ impl Registry {
         }
     }
 
-    /// The oldest call from outside if it belongs to `region` (`isolate.rs`); one of
-    /// another goes back to the injector's end (calls from outside keep no order
-    /// among themselves that a caller could see).
+    /// The oldest call from outside if it belongs to `region` (`isolate.rs`).
     pub(crate) fn take_injected_in(&self, region: usize) -> Option<JobRef> {
-        loop {
-            match self.injector.steal() {
-                Steal::Success(job) if isolate::region_of(&job) == region => return Some(job),
-                Steal::Success(job) => {
-                    self.injector.push(job);
-                    return None;
-                }
-                Steal::Empty => return None,
-                Steal::Retry => {}
-            }
-        }
+        isolate::take_if_in(&self.injector, region)
     }
 
     /// Whether calls from outside the pool wait in the injector.
@@ -349,12 +337,9 @@ impl Registry {
     /// Queues one job for each worker (`jobs` yields exactly `num_threads` jobs) and
     /// wakes every worker that sleeps.
     pub(crate) fn inject_broadcast(&self, jobs: impl Iterator<Item = JobRef>) {
-        // A broadcast made inside an isolated region belongs to it, as a spawn does:
-        // the caller waits for its own worker's job there.
-        let region = match WorkerThread::current() {
-            Some(worker) if worker.registry().id() == self.id() => worker.region(),
-            _ => 0,
-        };
+        // A broadcast made for an isolated region's work belongs to it, as a spawn
+        // or a call does: the caller may wait for its own worker's job there.
+        let region = isolate::carried_region(self.id());
         let mut count = 0;
         for (info, job) in self.thread_infos.iter().zip(jobs) {
             info.broadcasts.push(isolate::mark(job, region));
@@ -498,6 +483,21 @@ impl Registry {
                 );
                 std::process::abort();
             }
+        }
+    }
+
+    /// Runs the start handler, if any, for worker `index` (on a thread that starts
+    /// running its jobs: its own, or a `block_in_place` relief).
+    pub(crate) fn run_start_handler(&self, index: usize) {
+        if let Some(handler) = &self.handlers.start {
+            self.catch_handler_panic(|| handler(index));
+        }
+    }
+
+    /// Runs the exit handler, if any, for worker `index` (as `run_start_handler`).
+    pub(crate) fn run_exit_handler(&self, index: usize) {
+        if let Some(handler) = &self.handlers.exit {
+            self.catch_handler_panic(|| handler(index));
         }
     }
 

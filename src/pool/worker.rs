@@ -563,22 +563,13 @@ impl WorkerThread {
                 _ => self.registry.inject(job),
             }
         }
+        // A broadcast of another region waits for this worker to leave the region
+        // (it runs on its worker and nowhere else); a call made back into this pool
+        // for the region's work (`isolate.rs`) comes from the injector.
         let broadcasts = &self.registry.thread_infos[self.index].broadcasts;
-        loop {
-            match broadcasts.steal() {
-                Steal::Success(job) if isolate::region_of(&job) == region => return Some(job),
-                // Another region's, or an outer one: it waits for this worker to
-                // leave the region (a broadcast runs on its worker and nowhere else).
-                Steal::Success(job) => {
-                    broadcasts.push(job);
-                    break;
-                }
-                Steal::Empty => break,
-                Steal::Retry => {}
-            }
-        }
-        // A call made back into this pool for the region's work (`isolate.rs`).
-        if let Some(job) = self.registry.take_injected_in(region) {
+        if let Some(job) = isolate::take_if_in(broadcasts, region)
+            .or_else(|| self.registry.take_injected_in(region))
+        {
             return Some(job);
         }
         if !claim {
@@ -893,25 +884,19 @@ impl WorkerThread {
     /// relief is a thread of its own). A core it takes goes back at the end.
     pub(crate) fn relieve(&self, latch: &CoreLatch) {
         let registry = Arc::clone(&self.registry);
-        if let Some(handler) = &registry.handlers.start {
-            registry.catch_handler_panic(|| handler(self.index));
-        }
+        registry.run_start_handler(self.index);
         self.in_use(|| {
             let _ = self.run_until(latch, true, None);
         });
         preempt::worker_idle();
-        if let Some(handler) = &registry.handlers.exit {
-            registry.catch_handler_panic(|| handler(self.index));
-        }
+        registry.run_exit_handler(self.index);
     }
 
     /// The main loop of a worker thread: run jobs until the pool terminates, or
     /// until this thread retires (returns `true`: see `retire.rs`).
     pub(crate) fn main_loop(&self) -> bool {
         let registry = Arc::clone(&self.registry);
-        if let Some(handler) = &registry.handlers.start {
-            registry.catch_handler_panic(|| handler(self.index));
-        }
+        registry.run_start_handler(self.index);
         // Not `wait_until`: a retiring worker (its pool, maybe a dropped share's, is
         // terminating) has no work left, so it exits without taking back the core it
         // gave up while sleeping; one it still holds goes back in the exit handler.
@@ -930,9 +915,7 @@ impl WorkerThread {
         );
         // A core it holds (a worker of a share, or of a pool with shares) goes back.
         preempt::worker_idle();
-        if let Some(handler) = &registry.handlers.exit {
-            registry.catch_handler_panic(|| handler(self.index));
-        }
+        registry.run_exit_handler(self.index);
         retired
     }
 
