@@ -352,10 +352,13 @@ fn a_call_back_into_the_pool_from_another_pool_belongs_to_the_region() {
                     let a = second.install(|| first.install(|| 5));
                     let b = share.install(|| first.install(|| 6));
                     let c = prorata::block_in_place(|| first.install(|| 7));
-                    a + b + c
+                    // The other pool's job enters a region of its own first: the
+                    // call back still belongs to the first pool's region.
+                    let d = second.install(|| prorata::isolate(|| first.install(|| 8)));
+                    a + b + c + d
                 })
             });
-            assert_eq!(back, 18);
+            assert_eq!(back, 26);
         }
     });
 }

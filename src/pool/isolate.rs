@@ -40,7 +40,7 @@
 //! Unused, isolation costs nothing on a join's fast path (it reads no region); a publish
 //! reads the worker's region once.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::job::{Job, JobRef};
@@ -155,22 +155,31 @@ impl Job for RegionJob {
     }
 }
 
+/// The isolated regions a call is made for, as (registry id, region) pairs,
+/// innermost last: empty outside any region.
+pub(crate) type Context = Vec<(usize, usize)>;
+
 thread_local! {
-    /// The isolated region whose work this thread does for another pool, as
-    /// (registry id, region), or (0, 0): set while a thread that is not that pool's
-    /// worker runs a call a worker of it made from inside the region (an `install`
-    /// into another pool or share, a `block_in_place` closure). A call this thread
-    /// makes back into that pool belongs to the region (`carried_region`).
-    static CARRIED: Cell<(usize, usize)> = const { Cell::new((0, 0)) };
+    /// The isolated regions whose work this thread does for other pools: set while
+    /// a thread that is not those pools' worker runs a call a worker of one made
+    /// from inside a region (an `install` into another pool or share, a
+    /// `block_in_place` closure), and kept through further calls (a share's job
+    /// that enters a region of its own still works for the caller's). A call this
+    /// thread makes back into one of those pools belongs to its region
+    /// (`carried_region`).
+    static CARRIED: RefCell<Context> = const { RefCell::new(Vec::new()) };
 }
 
-/// The region the current thread's work belongs to, with its pool's registry id:
-/// its worker's region, else the one it carries (see `CARRIED`); `(0, 0)` if none.
-pub(crate) fn current_context() -> (usize, usize) {
-    match WorkerThread::current() {
-        Some(worker) if worker.region() != 0 => (worker.registry().id(), worker.region()),
-        _ => CARRIED.with(Cell::get),
+/// The regions the current thread's work belongs to: those it carries, and its
+/// worker's own region, if it is in one.
+pub(crate) fn current_context() -> Context {
+    let mut context = CARRIED.with(|c| c.borrow().clone());
+    if let Some(worker) = WorkerThread::current() {
+        if worker.region() != 0 {
+            context.push((worker.registry().id(), worker.region()));
+        }
     }
+    context
 }
 
 /// The region of `registry_id`'s pool that a call the current thread makes into
@@ -178,22 +187,30 @@ pub(crate) fn current_context() -> (usize, usize) {
 /// that the worker waiting inside the region (which takes no other call from
 /// outside) runs it rather than wait for it forever.
 pub(crate) fn carried_region(registry_id: usize) -> usize {
-    match current_context() {
-        (id, region) if id == registry_id => region,
-        _ => 0,
+    if let Some(worker) = WorkerThread::current() {
+        if worker.region() != 0 && worker.registry().id() == registry_id {
+            return worker.region();
+        }
     }
+    CARRIED.with(|c| {
+        c.borrow()
+            .iter()
+            .rev()
+            .find(|&&(id, _)| id == registry_id)
+            .map_or(0, |&(_, region)| region)
+    })
 }
 
 /// Runs `f` carrying `context` (from [`current_context`] on the thread that made the
 /// call `f` serves), then restores what this thread carried before.
-pub(crate) fn carrying<R>(context: (usize, usize), f: impl FnOnce() -> R) -> R {
-    struct Restore((usize, usize));
+pub(crate) fn carrying<R>(context: Context, f: impl FnOnce() -> R) -> R {
+    struct Restore(Context);
     impl Drop for Restore {
         fn drop(&mut self) {
-            CARRIED.with(|c| c.set(self.0));
+            CARRIED.with(|c| *c.borrow_mut() = std::mem::take(&mut self.0));
         }
     }
-    if context == (0, 0) && CARRIED.with(Cell::get) == (0, 0) {
+    if context.is_empty() && CARRIED.with(|c| c.borrow().is_empty()) {
         return f();
     }
     let _restore = Restore(CARRIED.with(|c| c.replace(context)));
