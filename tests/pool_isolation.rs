@@ -345,6 +345,7 @@ fn a_call_back_into_the_pool_from_another_pool_belongs_to_the_region() {
     finishes_within(WATCHDOG, "call back", || {
         let first = Arc::new(pool(1));
         let second = pool(1);
+        let two = pool(2);
         let share = first.share(100).unwrap();
         for _ in 0..20 {
             let back = first.install(|| {
@@ -355,10 +356,17 @@ fn a_call_back_into_the_pool_from_another_pool_belongs_to_the_region() {
                     // The other pool's job enters a region of its own first: the
                     // call back still belongs to the first pool's region.
                     let d = second.install(|| prorata::isolate(|| first.install(|| 8)));
-                    a + b + c + d
+                    // Calls back from jobs another worker of that pool took.
+                    let e: u64 = two.install(|| {
+                        (0..64u64)
+                            .into_par_iter()
+                            .map(|i| first.install(|| i % 2))
+                            .sum()
+                    });
+                    a + b + c + d + e
                 })
             });
-            assert_eq!(back, 26);
+            assert_eq!(back, 58);
         }
     });
 }

@@ -27,7 +27,9 @@
 //! - A call that leaves the pool from inside a region (an `install` into another
 //!   pool or a share, a `block_in_place` closure) *carries* the region: the thread
 //!   that runs it notes (pool, region) in a thread-local while it does, and a call it
-//!   makes back into that pool is injected marked with the region. The waiting
+//!   makes back into that pool is injected marked with the region (as are the jobs
+//!   it queues meanwhile, and the frames a thief claims from it, so that whichever
+//!   worker of the other pool runs them carries the region too). The waiting
 //!   worker takes it from the injector (one of another region goes back to the
 //!   injector's end), so a call back cannot wait forever for a worker that takes no
 //!   other call from outside.
@@ -133,17 +135,23 @@ impl Drop for RegionGuard<'_> {
     }
 }
 
-/// A job started inside a region: runs `job` with its worker in `region`.
+/// A job started inside a region, or for the work of other pools' regions: runs
+/// `job` with its worker in `region` and carrying `carried`.
 struct RegionJob {
     job: JobRef,
     region: usize,
+    carried: Context,
 }
 
 impl Job for RegionJob {
     unsafe fn execute(this: *const Self) {
         // SAFETY: `this` came from `Box::into_raw` in `mark` and is executed once.
-        let RegionJob { job, region } = *unsafe { Box::from_raw(this.cast_mut()) };
-        match WorkerThread::current() {
+        let RegionJob {
+            job,
+            region,
+            carried,
+        } = *unsafe { Box::from_raw(this.cast_mut()) };
+        carrying(carried, || match WorkerThread::current() {
             Some(worker) => {
                 let _restore = RegionGuard::enter(worker, region);
                 // SAFETY: the wrapped job is live and executed once, as its wrapper.
@@ -151,7 +159,7 @@ impl Job for RegionJob {
             }
             // SAFETY: as above (jobs run on workers; nothing to isolate otherwise).
             None => unsafe { job.execute() },
-        }
+        })
     }
 }
 
@@ -213,6 +221,22 @@ pub(crate) fn carrying<R>(context: Context, f: impl FnOnce() -> R) -> R {
     if context.is_empty() && CARRIED.with(|c| c.borrow().is_empty()) {
         return f();
     }
+    // A worker's frames pending from before belong to its earlier work: they leave
+    // its stack with what it carried then; a thief that claims a frame recorded
+    // while it carries these reads them in its `ThreadInfo` (`claim_frame_in`).
+    struct Uncarry(Option<(&'static WorkerThread, Context)>);
+    impl Drop for Uncarry {
+        fn drop(&mut self) {
+            if let Some((worker, was)) = self.0.take() {
+                worker.set_carried(was);
+            }
+        }
+    }
+    let worker = WorkerThread::current();
+    if let Some(worker) = worker {
+        worker.publish_all();
+    }
+    let _uncarry = Uncarry(worker.map(|w| (w, w.set_carried(context.clone()))));
     let _restore = Restore(CARRIED.with(|c| c.replace(context)));
     f()
 }
@@ -240,10 +264,21 @@ pub(crate) fn unwrap(job: JobRef) -> JobRef {
 
 /// `job`, marked as started inside `region` (unchanged for region 0).
 pub(crate) fn mark(job: JobRef, region: usize) -> JobRef {
-    if region == 0 {
+    // The regions this thread works for go with the job: a job of another pool's
+    // call, taken by another worker, still works for them.
+    mark_with(job, region, CARRIED.with(|c| c.borrow().clone()))
+}
+
+/// `job`, marked as started inside `region` and for the work of `carried`.
+pub(crate) fn mark_with(job: JobRef, region: usize, carried: Context) -> JobRef {
+    if region == 0 && carried.is_empty() {
         return job;
     }
-    let boxed = Box::into_raw(Box::new(RegionJob { job, region }));
+    let boxed = Box::into_raw(Box::new(RegionJob {
+        job,
+        region,
+        carried,
+    }));
     // SAFETY: the box lives until the reference is executed, which frees it; the
     // wrapped job's own contract (sendable, not unwinding) carries over.
     unsafe { JobRef::new_marked(boxed) }

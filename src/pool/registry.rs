@@ -43,6 +43,10 @@ pub(crate) struct ThreadInfo {
     /// The isolated region the worker runs in, 0 outside any (`isolate.rs`): written
     /// by the worker, read by a thief that claims one of its frames.
     pub(crate) region: AtomicUsize,
+    /// The other pools' isolated regions whose work the worker runs (`isolate.rs`),
+    /// written by the worker, read by a thief after it claimed one of its frames:
+    /// the frame's job carries them too.
+    pub(crate) carried: std::sync::Mutex<isolate::Context>,
     /// The worker's word that it fences, after a switch to fences (see
     /// `deque/barrier.rs`): thieves claim its frames and rob its deque only then.
     pub(crate) barrier: barrier::Owner,
@@ -129,6 +133,7 @@ impl Registry {
                     flags: WorkerFlags::default(),
                     frames: FrameStack::new(),
                     region: AtomicUsize::new(0),
+                    carried: std::sync::Mutex::new(Vec::new()),
                     barrier: barrier::Owner::new(),
                 })
             })
@@ -413,6 +418,7 @@ impl Registry {
             if region.is_some_and(|r| info.region.load(Ordering::SeqCst) != r) {
                 return None;
             }
+
             if !info.barrier.claimable() {
                 // Since a switch to fences, until the victim's word (see
                 // `deque/barrier.rs`): it publishes when asked instead.
@@ -429,7 +435,14 @@ impl Registry {
                 None
             };
             let job = match claimed {
-                Some(job) => isolate::mark(job, info.region.load(Ordering::SeqCst)),
+                Some(job) => isolate::mark_with(
+                    job,
+                    info.region.load(Ordering::SeqCst),
+                    info.carried
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clone(),
+                ),
                 None if region.is_none() => info.stealer.rob(&info.barrier)?,
                 None => return None,
             };

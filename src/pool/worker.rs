@@ -543,6 +543,18 @@ impl WorkerThread {
         self.info().region.load(Ordering::Relaxed)
     }
 
+    /// Records the other pools' isolated regions this worker's work is for
+    /// (`isolate::carrying`), for a thief that claims one of its frames; returns
+    /// what it was.
+    pub(crate) fn set_carried(&self, carried: isolate::Context) -> isolate::Context {
+        let mut slot = self
+            .info()
+            .carried
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *slot, carried)
+    }
+
     /// Puts this worker in `region`; returns the region it was in.
     pub(crate) fn set_region(&self, region: usize) -> usize {
         // Sequentially consistent: a thief that claims a frame recorded after this
