@@ -116,6 +116,7 @@ pub(crate) struct View<'a> {
     pub(crate) holding: &'a [usize],
 }
 
+#[cfg(test)]
 impl View<'_> {
     pub(crate) fn waiting_slots(&self) -> impl Iterator<Item = usize> + '_ {
         (0..self.waiting.len()).filter(|&s| self.waiting[s] > 0)
@@ -164,7 +165,7 @@ pub(crate) struct Allocator {
     nwait: Vec<u32>,
     /// Holders not yet asked to give their core back, per slot.
     nhold: Vec<u32>,
-    /// Workers holding or waiting, per slot (filled before the policies decide).
+    /// Workers holding or waiting, per slot.
     ndemand: Vec<u32>,
     ent: Vec<f64>,
     /// Cores each active share's tickets are worth (at the top level as if every
@@ -883,13 +884,13 @@ impl Allocator {
     }
 
     /// Brings up to date what the policy decides with: the ticket entitlements,
-    /// and for the lottery the demand-capped ones and the demands (the stride
-    /// policy reads neither, so their slots in the view may be stale).
-    fn fresh_view(&mut self) {
+    /// and for a lottery's draw (`draw`: at the end of a quantum) the
+    /// demand-capped ones (the stride policy and the lottery between draws do
+    /// not read them, so their slots in the view may be stale).
+    fn fresh_view(&mut self, draw: bool) {
         self.fresh();
-        if matches!(self.policy, Policy::Lottery(_)) {
+        if draw && matches!(self.policy, Policy::Lottery(_)) {
             self.fresh_capped();
-            self.fill_demand();
         }
     }
 
@@ -1044,26 +1045,27 @@ impl Allocator {
     fn set_nwait(&mut self, slot: usize, n: u32) {
         self.nwait[slot] = n;
         self.waiters.set(slot, n > 0);
-        self.table_waiter(slot);
+        self.counts_moved(slot);
     }
 
     /// Sets the number of unflagged holders of `slot`.
     fn set_nhold(&mut self, slot: usize, n: u32) {
         self.nhold[slot] = n;
         self.holding.set(slot, n > 0);
-        self.table_waiter(slot);
+        self.counts_moved(slot);
     }
 
-    /// Tells the stride policy's table of waiting shares what `slot` waits for: its next
-    /// core is its unflagged holders' plus one, while it waits.
-    fn table_waiter(&mut self, slot: usize) {
-        if let Policy::Stride(s) = &mut self.policy {
-            let next = if self.nwait[slot] > 0 {
-                self.nhold[slot] + 1
-            } else {
-                0
-            };
-            s.set_waiting(slot, next);
+    /// `slot`'s waiting workers, unflagged or flagged holders changed: its demand
+    /// follows, and the policy's index of waiting shares. The stride policy's
+    /// table keeps what `slot` waits for (its next core is its unflagged
+    /// holders' plus one, while it waits); the lottery's trees keep the weights
+    /// of the waiting shares.
+    fn counts_moved(&mut self, slot: usize) {
+        let (nwait, nhold) = (self.nwait[slot], self.nhold[slot]);
+        self.ndemand[slot] = nwait + nhold + self.slots[slot].flagged;
+        match &mut self.policy {
+            Policy::Stride(s) => s.set_waiting(slot, if nwait > 0 { nhold + 1 } else { 0 }),
+            Policy::Lottery(l) => l.set_counts(slot, nwait, nhold),
         }
     }
 
@@ -1227,6 +1229,7 @@ impl Allocator {
         if flagged {
             self.slots[slot].flagged -= 1;
             self.in_flight -= 1;
+            self.counts_moved(slot);
         } else {
             self.slots[slot].unflagged.remove(&w.0);
             self.set_nhold(slot, self.nhold[slot] - 1);
@@ -1481,7 +1484,7 @@ impl Allocator {
             // One candidate: no need to bring the entitlements up to date.
             return Some(first);
         }
-        self.fresh_view();
+        self.fresh_view(false);
         let view = view!(self);
         match &mut self.policy {
             Policy::Stride(s) => s.pick(&view),
@@ -1598,7 +1601,7 @@ impl Allocator {
 
     /// Whether the policy would give `slot` a core now, were it waiting for one.
     fn due(&mut self, slot: usize) -> bool {
-        self.fresh_view();
+        self.fresh_view(false);
         let view = view!(self);
         match &self.policy {
             Policy::Stride(s) => s.due(&view, slot),
@@ -1660,10 +1663,11 @@ impl Allocator {
     fn preempt(&mut self, contender: Option<usize>) -> Vec<WorkerId> {
         // No core is taken for a share at its ceiling: it could not have it.
         self.hide_capped();
-        self.fresh_view();
+        self.fresh_view(contender.is_none());
         let view = view!(self);
         let victims = match (&mut self.policy, contender) {
-            (Policy::Stride(s), _) => s.preempt(&view),
+            (Policy::Stride(s), None) => s.preempt(&view),
+            (Policy::Stride(s), Some(slot)) => s.contend(&view, slot),
             (Policy::Lottery(l), None) => l.preempt(&view),
             (Policy::Lottery(l), Some(slot)) => l.contend(&view, slot),
         };
@@ -1673,13 +1677,6 @@ impl Allocator {
             .collect();
         self.unhide();
         flagged
-    }
-
-    /// Brings `ndemand` up to date: the workers of each slot holding or waiting.
-    fn fill_demand(&mut self) {
-        for (i, s) in self.slots.iter().enumerate() {
-            self.ndemand[i] = self.nwait[i] + self.nhold[i] + s.flagged;
-        }
     }
 
     /// Flags one unflagged holder of `slot`.
@@ -1694,8 +1691,8 @@ impl Allocator {
         if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
             *flagged = true;
         }
-        self.set_nhold(slot, self.nhold[slot] - 1);
         self.slots[slot].flagged += 1;
+        self.set_nhold(slot, self.nhold[slot] - 1);
         self.in_flight += 1;
         WorkerId(i as u32)
     }

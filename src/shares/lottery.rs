@@ -20,8 +20,19 @@
 //! A core that frees between draws goes to a waiting share still below its drawn
 //! target, or else to a waiting share drawn at random by weight. A share whose
 //! demand rises above what the last draw was made for (it starts running, or
-//! wakes more workers) makes a new draw, in which it gets the whole cores of its
-//! draw entitlement first (wake-up preemption).
+//! wakes more workers) gets at once the whole cores its weight is worth, taken
+//! from the targets of the shares drawn furthest above theirs (wake-up
+//! preemption); the next draw decides the rest.
+//!
+//! **Cost.** Only the draw at the end of a quantum looks at every share (it
+//! water-fills the weights and draws each core): a decision between two draws
+//! (a free core, a share that arrives or contends) costs `O(log n)` for `n`
+//! shares plus a look at the holding shares (at most one per core). The waiting
+//! shares' weights are kept in two trees of partial sums ([`WeightTree`], the
+//! thesis' tree-based lottery): all the waiting shares, and those below their
+//! drawn target. A share that starts waiting after the last draw enters the
+//! trees at its weight then (ticket entitlement and lag), computed at the next
+//! decision.
 //!
 //! The draw entitlements are not the demand-capped entitlements: those forgive the
 //! cores a share used while another could not use its part (a fork-join tail, one
@@ -39,10 +50,13 @@
 //! that the paper's compensation tickets give it (section 3.1.3): it draws more
 //! until it has had its fraction.
 
+use std::collections::VecDeque;
+
 use super::allocator::View;
 use super::entitlement::water_fill_into;
 use super::rng::XorShift;
 use super::stride::Stride;
+use super::weight_tree::WeightTree;
 
 /// The number of quanta over which a share's lag is paid back in the draws.
 const HORIZON: f64 = 4.0;
@@ -82,15 +96,39 @@ pub(crate) struct Lottery {
     draws: Draws,
     superquantum: Option<Superquantum>,
     rng: XorShift,
+    /// Cores each share should hold until the next draw.
     target: Vec<u32>,
-    /// Each share's demand when the targets were drawn.
+    /// Each share's demand when its target was last set.
     drawn_demand: Vec<u32>,
     /// Credit and debt: passes charged against the ticket entitlements.
     ledger: Stride,
-    /// The draw entitlements, computed from the view and the ledger.
+    /// The draw entitlements, computed at the last draw.
     draw_ent: Vec<f64>,
+    /// The water level of the last draw: a share not capped by its demand had a
+    /// draw entitlement of its weight times this.
+    level: f64,
+    /// Each share's weight: its ticket entitlement plus its lag spread over the
+    /// horizon (at the last draw, or when it started waiting since).
+    weight: Vec<f64>,
+    /// Each share's waiting workers and unflagged holders, as the allocator
+    /// last told ([`Lottery::set_counts`]).
+    waiting: Vec<u32>,
+    holders: Vec<u32>,
+    /// The weights of the waiting shares, and of those among them holding fewer
+    /// cores than their target.
+    open: WeightTree,
+    behind: WeightTree,
+    /// Shares that started waiting since the last draw with no weight yet: they
+    /// get one from the view at the next decision.
+    unweighted: Vec<usize>,
+    /// One entry per core a contending share had taken for it from a holder,
+    /// in order: the next free cores go to them first (see
+    /// [`Lottery::contend`]).
+    owed: VecDeque<usize>,
+    /// Scratch for the draws.
     parts: Vec<(f64, f64)>,
     order: Vec<usize>,
+    draw_tree: WeightTree,
 }
 
 impl Lottery {
@@ -105,20 +143,39 @@ impl Lottery {
             drawn_demand: Vec::new(),
             ledger: Stride::new(memory),
             draw_ent: Vec::new(),
+            level: 1.0,
+            weight: Vec::new(),
+            waiting: Vec::new(),
+            holders: Vec::new(),
+            open: WeightTree::default(),
+            behind: WeightTree::default(),
+            unweighted: Vec::new(),
+            owed: VecDeque::new(),
             parts: Vec::new(),
             order: Vec::new(),
+            draw_tree: WeightTree::default(),
         }
     }
 
     pub(crate) fn resize(&mut self, slots: usize) {
         self.target.resize(slots, 0);
         self.drawn_demand.resize(slots, 0);
+        self.draw_ent.resize(slots, 0.0);
+        self.weight.resize(slots, 0.0);
+        self.waiting.resize(slots, 0);
+        self.holders.resize(slots, 0);
+        self.open.resize(slots);
+        self.behind.resize(slots);
         self.ledger.resize(slots);
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
         self.target[slot] = 0;
         self.drawn_demand[slot] = 0;
+        self.owed.retain(|&s| s != slot);
+        self.draw_ent[slot] = 0.0;
+        self.weight[slot] = 0.0;
+        self.refresh(slot);
         self.ledger.reset(slot);
     }
 
@@ -132,26 +189,74 @@ impl Lottery {
         &self.ledger
     }
 
-    /// Fills `draw_ent`: each share's ticket entitlement plus its lag spread over
-    /// the horizon, water-filled within the demands over the cores in use.
+    /// `slot` has `waiting` workers waiting and `holders` unflagged holders now.
+    pub(crate) fn set_counts(&mut self, slot: usize, waiting: u32, holders: u32) {
+        let was_waiting = self.waiting[slot] > 0;
+        self.waiting[slot] = waiting;
+        self.holders[slot] = holders;
+        if waiting > 0 && !was_waiting && self.weight[slot] <= 0.0 {
+            self.unweighted.push(slot);
+        }
+        self.refresh(slot);
+    }
+
+    /// Puts `slot`'s weight in the trees it belongs to now.
+    fn refresh(&mut self, slot: usize) {
+        let w = if self.waiting[slot] > 0 {
+            self.weight[slot]
+        } else {
+            0.0
+        };
+        self.open.set(slot, w);
+        let behind = self.holders[slot] < self.target[slot];
+        self.behind.set(slot, if behind { w } else { 0.0 });
+    }
+
+    /// The weight of `slot` now: its ticket entitlement plus its lag spread over
+    /// the horizon (0: wants nothing).
+    fn weight_of(&self, view: &View<'_>, slot: usize) -> f64 {
+        let e = view.ent[slot];
+        if e <= 0.0 {
+            return 0.0;
+        }
+        // Core-quanta owed to the share (negative: it owes).
+        let lag = e * (self.ledger.global() - self.ledger.pass(slot));
+        // A tiny floor keeps a heavy debtor in the water-filling, so that it
+        // still takes the cores nobody else can use (work conservation).
+        (e + lag / HORIZON).max(e * 1e-6)
+    }
+
+    /// Weighs the shares that started waiting since the last draw.
+    fn weigh_newcomers(&mut self, view: &View<'_>) {
+        while let Some(slot) = self.unweighted.pop() {
+            if slot < self.weight.len() && self.weight[slot] <= 0.0 {
+                self.weight[slot] = self.weight_of(view, slot);
+                self.refresh(slot);
+            }
+        }
+    }
+
+    /// Fills `draw_ent`: each share's weight, water-filled within the demands
+    /// over the cores in use.
     fn adjust(&mut self, view: &View<'_>) {
         let in_use: f64 = view.capped.iter().sum();
-        let g = self.ledger.global();
         self.parts.clear();
         for s in 0..view.ent.len() {
-            let (e, demand) = (view.ent[s], f64::from(view.demand[s]));
-            if e <= 0.0 || demand <= 0.0 {
+            let demand = f64::from(view.demand[s]);
+            let weight = self.weight_of(view, s);
+            self.weight[s] = weight;
+            if weight <= 0.0 || demand <= 0.0 {
                 self.parts.push((0.0, 0.0));
-                continue;
+            } else {
+                self.parts.push((weight, demand));
             }
-            // Core-quanta owed to the share (negative: it owes).
-            let lag = e * (g - self.ledger.pass(s));
-            // A tiny floor keeps a heavy debtor in the water-filling, so that it
-            // still takes the cores nobody else can use (work conservation).
-            let weight = (e + lag / HORIZON).max(e * 1e-6);
-            self.parts.push((weight, demand));
         }
+        self.unweighted.clear();
         water_fill_into(in_use, &self.parts, &mut self.order, &mut self.draw_ent);
+        self.level = (self.parts.iter().zip(&self.draw_ent))
+            .filter(|((w, _), _)| *w > 0.0)
+            .map(|((w, _), e)| e / w)
+            .fold(1.0, f64::max);
     }
 
     /// Draws the number of cores each share gets for the next quantum.
@@ -173,27 +278,22 @@ impl Lottery {
     /// entitlements: those are capped at the demands, so a share worth 1.8 cores
     /// with one worker waiting would draw as if worth one, and lose the core it
     /// wants to a share worth 0.2 once in four lotteries instead of once in ten.
+    /// The open shares' weights are in a tree: a core costs `O(log n)`.
     fn draw_each_core(&mut self, view: &View<'_>) {
         let cores = self.draw_ent.iter().sum::<f64>().round() as u32;
+        let tree = &mut self.draw_tree;
+        tree.resize(self.target.len());
+        for s in 0..self.target.len() {
+            let open = self.draw_ent[s] > 0.0 && view.demand[s] > 0;
+            tree.set(s, if open { self.parts[s].0 } else { 0.0 });
+        }
+        tree.rebuild();
         for _ in 0..cores {
-            let weight = |s: usize| self.parts[s].0;
-            let open = |s: usize| self.draw_ent[s] > 0.0 && self.target[s] < view.demand[s];
-            let total: f64 = (0..self.target.len())
-                .filter(|&s| open(s))
-                .map(weight)
-                .sum();
-            let mut x = self.rng.next_f64() * total;
-            let mut won = None;
-            for s in (0..self.target.len()).filter(|&s| open(s)) {
-                won = Some(s);
-                if x < weight(s) {
-                    break;
-                }
-                x -= weight(s);
-            }
-            match won {
-                Some(s) => self.target[s] += 1,
-                None => break,
+            let x = self.rng.next_f64() * tree.total();
+            let Some(s) = tree.find(x) else { break };
+            self.target[s] += 1;
+            if self.target[s] >= view.demand[s] {
+                tree.set(s, 0.0);
             }
         }
     }
@@ -251,38 +351,51 @@ impl Lottery {
         self.drawn_demand[slot] = 0;
     }
 
-    /// Wake-up preemption under a lottery: a share whose demand has just risen gets
-    /// at once the whole cores of its draw entitlement (as every share does in each
-    /// quantum of a multi-winner draw); the draw decides only the rest. Otherwise a
-    /// share worth 1.8 cores, arriving with one worker while another share holds
-    /// every core, would lose both per-core lotteries about once in a hundred
-    /// arrivals and wait a whole quantum. The cores it gets come from the shares
-    /// drawn furthest above their own draw entitlement; the ledger charges the time
-    /// it then holds like any other, so the fractions over time do not move.
-    fn give_whole_cores(&mut self, slot: usize) {
-        // A tiny epsilon keeps rounding from losing a whole core.
-        let whole = (self.draw_ent[slot] + 1e-9).floor() as u32;
-        while self.target[slot] < whole {
+    /// Wake-up preemption under a lottery: a share whose demand has just risen
+    /// gets at once the cores its weight is worth at the last draw's water level
+    /// (as every share does in each quantum of a multi-winner draw), within its
+    /// demand, rounded to the nearest (the ledger makes up the difference in the
+    /// next draws); the next draw decides again. Otherwise a share worth 1.8 cores, arriving with one
+    /// worker while other shares hold every core, would wait a quantum for a
+    /// draw. The cores it gets come from the targets of the holding shares
+    /// furthest above their own draw entitlement; the ledger charges the time it
+    /// then holds like any other, so the fractions over time do not move.
+    fn give_cores(&mut self, view: &View<'_>, slot: usize) {
+        let worth = (self.weight[slot] * self.level).min(f64::from(view.demand[slot]));
+        // A tiny epsilon keeps rounding from losing a core.
+        let cores = (worth + 1e-9).round() as u32;
+        while self.target[slot] < cores {
             let over = |s: usize| f64::from(self.target[s]) - self.draw_ent[s];
-            let giver = (0..self.target.len())
+            let giver = (view.holding.iter().copied())
                 .filter(|&s| s != slot && self.target[s] > 0)
-                .max_by(|&a, &b| over(a).total_cmp(&over(b)));
+                .max_by(|&a, &b| over(a).total_cmp(&over(b)).then(b.cmp(&a)));
             let Some(giver) = giver else { break };
             self.target[giver] -= 1;
             self.target[slot] += 1;
+            self.refresh(giver);
         }
+        self.refresh(slot);
     }
 
-    /// The share to get a free core.
+    /// The share to get a free core: one below its drawn target if any, drawn
+    /// by weight, else any waiting one drawn by weight.
     pub(crate) fn pick(&mut self, view: &View<'_>) -> Option<usize> {
-        self.adjust(view);
-        let behind = |s: &usize| view.holders[*s] < self.target[*s];
-        let below: Vec<usize> = view.waiting_slots().filter(behind).collect();
-        if !below.is_empty() {
-            return self.weighted(&below);
+        self.weigh_newcomers(view);
+        // A core taken for a contending share goes to it (if it still waits and
+        // is below its target).
+        while let Some(s) = self.owed.pop_front() {
+            if self.waiting[s] > 0 && self.holders[s] < self.target[s] {
+                return Some(s);
+            }
         }
-        let all: Vec<usize> = view.waiting_slots().collect();
-        self.weighted(&all)
+        for tree in [&self.behind, &self.open] {
+            if !tree.is_empty() {
+                let x = self.rng.next_f64() * tree.total();
+                return tree.find(x);
+            }
+        }
+        // No waiting share has a weight (none is worth a core now): the first.
+        view.waiters.iter().copied().min()
     }
 
     /// Whether `slot` would get a free core before the others, were it waiting:
@@ -291,68 +404,68 @@ impl Lottery {
         view.holders[slot] < self.target[slot]
     }
 
-    /// One of `slots`, drawn by the shares' own weights (as in `draw_each_core`).
-    fn weighted(&mut self, slots: &[usize]) -> Option<usize> {
-        let weight = |s: usize| self.parts[s].0;
-        let total: f64 = slots.iter().map(|&s| weight(s)).sum();
-        let mut x = self.rng.next_f64() * total;
-        for &s in slots {
-            if x < weight(s) {
-                return Some(s);
-            }
-            x -= weight(s);
-        }
-        slots.last().copied()
-    }
-
     /// A worker of `slot` waits for a core between two draws. If its share wants
-    /// more cores than when the last draw was made (it has just become active, or
-    /// more of its workers have work), that draw is out of date: a new one is made
-    /// now (as the paper ends a superquantum early on any change). Otherwise a
-    /// share holding fewer cores than the draw gave it takes one from a share
-    /// holding more than its own.
+    /// more cores than when its target was set (it has just become active, or
+    /// more of its workers have work), it gets the whole cores its weight is
+    /// worth at once ([`Lottery::give_cores`]). Otherwise a share holding
+    /// fewer cores than the draw gave it takes one from a share holding more
+    /// than its own.
     pub(crate) fn contend(&mut self, view: &View<'_>, slot: usize) -> Vec<usize> {
+        self.weigh_newcomers(view);
         if view.demand[slot] > self.drawn_demand[slot] {
-            return self.redraw(view, Some(slot));
+            self.drawn_demand[slot] = view.demand[slot];
+            self.give_cores(view, slot);
+            // The cores on their way are for the shares waiting before it.
+            let t = &self.target;
+            let want = t[slot]
+                .saturating_sub(view.holders[slot])
+                .min(view.waiting[slot]);
+            let victims = self.victims(view, want, 0);
+            self.owed.extend(std::iter::repeat_n(slot, victims.len()));
+            return victims;
         }
         if view.holders[slot] >= self.target[slot] || view.in_flight > 0 {
             return Vec::new();
         }
-        let over = view
-            .holding_slots()
-            .find(|&s| s != slot && view.holders[s] > self.target[s]);
+        let over = (view.holding.iter().copied())
+            .filter(|&s| s != slot && view.holders[s] > self.target[s])
+            .min();
+        self.owed.extend(over.map(|_| slot));
         over.into_iter().collect()
     }
 
     /// Draws the next quantum's cores and names one giving share per core to move.
     pub(crate) fn preempt(&mut self, view: &View<'_>) -> Vec<usize> {
-        self.redraw(view, None)
-    }
-
-    /// Draws the cores anew (for `arriving`, a share that wants more cores than
-    /// when the last draw was made, its whole cores first) and names one giving
-    /// share per core to move.
-    fn redraw(&mut self, view: &View<'_>, arriving: Option<usize>) -> Vec<usize> {
         self.adjust(view);
         self.draw(view);
-        if let Some(slot) = arriving {
-            self.give_whole_cores(slot);
-        }
+        self.owed.clear();
         self.drawn_demand.copy_from_slice(view.demand);
+        // Every weight and target moved: the trees anew (the sums from the
+        // leaves, which also drops the rounding of the updates since).
+        for s in 0..self.target.len() {
+            self.refresh(s);
+        }
+        self.open.rebuild();
+        self.behind.rebuild();
         let t = &self.target;
-        let want: u32 = view
-            .waiting_slots()
-            .map(|s| t[s].saturating_sub(view.holders[s]).min(view.waiting[s]))
+        let want: u32 = (view.waiters.iter())
+            .map(|&s| t[s].saturating_sub(view.holders[s]).min(view.waiting[s]))
             .sum();
-        // Cores already on their way count as moved.
-        let mut want = want.saturating_sub(view.in_flight);
+        self.victims(view, want, view.in_flight)
+    }
+
+    /// One giving share per core, for `want` cores to move, `moving` of which
+    /// are on their way already: the holding shares above their targets.
+    fn victims(&self, view: &View<'_>, want: u32, moving: u32) -> Vec<usize> {
+        let t = &self.target;
+        let mut want = want.saturating_sub(moving);
+        let mut holding: Vec<usize> = view.holding.to_vec();
+        holding.sort_unstable();
         let mut victims = Vec::new();
-        for s in view.holding_slots() {
-            let over = view.holders[s].saturating_sub(t[s]);
-            for _ in 0..over.min(want) {
-                victims.push(s);
-            }
-            want -= over.min(want);
+        for s in holding {
+            let over = view.holders[s].saturating_sub(t[s]).min(want);
+            victims.extend(std::iter::repeat_n(s, over as usize));
+            want -= over;
         }
         victims
     }

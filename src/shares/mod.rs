@@ -99,6 +99,7 @@ mod stride;
 mod sync;
 mod thread_clock;
 mod tree;
+mod weight_tree;
 
 #[cfg(test)]
 mod tests;
