@@ -746,10 +746,10 @@ impl<S> ThreadPoolBuilder<S> {
             // The pool's workers take a core permit before each job from the
             // start (as from a first share on): their flags are raised before
             // any of them starts.
-            let permits = crate::shares::root_permits(&registry);
-            let follower =
-                QuotaFollower::start(files, cap, Arc::downgrade(&permits), cores, &registry.exits)
-                    .map_err(ThreadPoolBuildError::thread_spawn)?;
+            let root = crate::shares::root_share(&registry);
+            let permits = Arc::downgrade(&root.permits);
+            let follower = QuotaFollower::start(files, cap, permits, cores, &registry.exits)
+                .map_err(ThreadPoolBuildError::thread_spawn)?;
             let _ = registry.quota.set(follower);
         }
         // If `thread_name` or `spawn` panics, the threads already started must still end.

@@ -107,5 +107,5 @@ pub use error::ShareError;
 pub(crate) use permits::Permits;
 pub use policy::SharePolicy;
 pub(crate) use pool_link::{PoolShares, ShareConfig};
-pub(crate) use share::root_permits;
+pub(crate) use share::root_share;
 pub use share::{Share, ShareStats, TicketLoan, share};
