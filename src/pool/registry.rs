@@ -78,7 +78,7 @@ pub(crate) struct Registry {
     /// workers too).
     pub(crate) breadth_first: bool,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
-    pub(crate) shares: crate::shares::PoolShares,
+    pub(crate) shares: super::shares::PoolShares,
     /// Each worker's counters (`stats.rs`).
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
     /// The workers' timeline (`crate::trace`; nothing without the `trace` feature).

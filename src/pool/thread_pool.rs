@@ -80,7 +80,7 @@ impl ThreadPool {
     /// assert!(pool.share(0).is_err());
     /// ```
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
-        let root = crate::shares::root_share(&self.registry);
+        let root = super::shares::root_share(&self.registry);
         let (n, scoped) = (self.registry.num_threads(), self.registry.shares.scoped());
         crate::Share::create(&self.registry, &root, n, tickets, scoped)
     }

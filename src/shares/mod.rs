@@ -80,32 +80,28 @@
 // queries).
 #![allow(dead_code)]
 
-mod accounting;
+pub(crate) mod accounting;
 mod allocator;
 mod entitlement;
 mod error;
 mod lottery;
 mod permits;
 mod policy;
-mod pool_link;
 mod rng;
-mod share;
 mod slot_set;
-mod stalled_starts;
 // Not part of the API: the allocator for `examples/simulate.rs` (see the file).
 #[doc(hidden)]
 pub mod simulation;
 mod stride;
 mod sync;
-mod thread_clock;
+pub(crate) mod thread_clock;
 mod tree;
 
 #[cfg(test)]
 mod tests;
 
+pub(crate) use allocator::Config;
 pub use error::ShareError;
-pub(crate) use permits::Permits;
+pub(crate) use permits::{Permits, WorkerHandle};
 pub use policy::SharePolicy;
-pub(crate) use pool_link::{PoolShares, ShareConfig};
-pub(crate) use share::root_share;
-pub use share::{Share, ShareStats, TicketLoan, share};
+pub(crate) use tree::ShareId;

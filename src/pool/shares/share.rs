@@ -4,9 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::error::ShareError;
-use super::pool_link::{Lend, ShareWorkers, StartAnyway};
+use super::link::{Lend, ShareWorkers, StartAnyway};
 use crate::pool::{Registry, ScopedSpawner, Totals};
+use crate::shares::ShareError;
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -115,7 +115,7 @@ pub struct ShareStats {
 
 impl ShareStats {
     /// The allocator's figures `st` with what the workers of `registry` counted.
-    pub(crate) fn new(st: super::accounting::ShareStats, registry: &Registry) -> Self {
+    pub(crate) fn new(st: crate::shares::accounting::ShareStats, registry: &Registry) -> Self {
         let counted = Totals::of(&registry.counters);
         ShareStats {
             core_time: Duration::from_nanos(st.core_nanos),

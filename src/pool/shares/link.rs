@@ -11,13 +11,9 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use super::allocator::Config;
-use super::permits::{Permits, WorkerHandle};
-use super::policy::SharePolicy;
 use super::stalled_starts::{StallMark, StalledStarts, Watched};
-use super::thread_clock;
-use super::tree::ShareId;
 use crate::pool::ScopedSpawner;
+use crate::shares::{Config, Permits, ShareId, SharePolicy, WorkerHandle, thread_clock};
 use crate::trace::Kind;
 
 /// The shares state of one pool's registry.
