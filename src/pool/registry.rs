@@ -272,7 +272,7 @@ impl Registry {
     /// Starts a thread past the shares' thread bound for work that waits: the
     /// share's threads passed no safe point for a while since the bound refused
     /// one, so they may all block outside prorata on a task still queued (see
-    /// `shares/stalled_starts.rs`). Called from another share's worker.
+    /// `pool/shares/stalled_starts.rs`). Called from another share's worker.
     pub(crate) fn start_stalled(&self) {
         if !self.has_work(0) {
             return;
