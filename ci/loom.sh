@@ -3,8 +3,8 @@
 # a thief that gives its claim up when the kernel refuses the barrier), retiring workers,
 # core permits, the list of stalled starts and its timer, the hand-over of spare threads
 # (unit tests named `loom_*` in
-# src/pool/loom_tests.rs and beside them in shares/, where each layer's sync.rs maps the
-# protocols' atomics, mutexes and condvars to loom's), the BWoS deque and its robbers
+# src/pool/loom_tests.rs, src/pool/shares/ and src/shares/tests/, where each layer's sync.rs
+# maps the protocols' atomics, mutexes and condvars to loom's), the BWoS deque and its robbers
 # (src/deque/bwos/loom_tests.rs) and the trace feature's per-worker rings
 # (src/trace/loom_tests.rs). The models compile only with `--cfg loom`.
 # Builds into its own target directory because `--cfg loom` changes every crate; in

@@ -121,7 +121,7 @@ pub mod progress;
 /// simulated clock, for `examples/simulate.rs`.
 #[doc(hidden)]
 pub use shares::simulation as shares_simulation;
-pub use shares::{Share, ShareError, SharePolicy, ShareStats, TicketLoan, share};
+pub use shares::{ShareError, SharePolicy};
 #[cfg(feature = "trace")]
 #[cfg_attr(docsrs, doc(cfg(feature = "trace")))]
 pub use trace::{Trace, TraceEvent, TraceEventKind, TraceLane};

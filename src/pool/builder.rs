@@ -730,7 +730,7 @@ impl<S> ThreadPoolBuilder<S> {
             let cores = files.cores(cap);
             (files, cap, cores)
         });
-        registry.shares.configure(crate::shares::ShareConfig {
+        registry.shares.configure(super::shares::ShareConfig {
             policy: self.config.share_policy,
             quantum: self.config.share_quantum,
             cores: quota
@@ -746,10 +746,10 @@ impl<S> ThreadPoolBuilder<S> {
             // The pool's workers take a core permit before each job from the
             // start (as from a first share on): their flags are raised before
             // any of them starts.
-            let permits = crate::shares::root_permits(&registry);
-            let follower =
-                QuotaFollower::start(files, cap, Arc::downgrade(&permits), cores, &registry.exits)
-                    .map_err(ThreadPoolBuildError::thread_spawn)?;
+            let root = super::shares::root_share(&registry);
+            let permits = Arc::downgrade(&root.permits);
+            let follower = QuotaFollower::start(files, cap, permits, cores, &registry.exits)
+                .map_err(ThreadPoolBuildError::thread_spawn)?;
             let _ = registry.quota.set(follower);
         }
         // If `thread_name` or `spawn` panics, the threads already started must still end.

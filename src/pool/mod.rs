@@ -4,7 +4,9 @@
 //! One file per concept: `registry` (a pool's shared state and the ways into it from
 //! outside), `worker` (per-thread state, finding work, waiting), `job` (type-erased jobs:
 //! a data pointer and an execute function), `latch` (completion signals), `sleep` (idle
-//! workers and wake-ups), `preempt` (the hooks for shares), `join`, `scope`, `spawn`,
+//! workers and wake-ups), `preempt` (the hooks for shares), `shares` (a share's
+//! sub-pool, `Share`, and the link from a pool to the core permits of
+//! `crate::shares`, the scheduler below the pool), `join`, `scope`, `spawn`,
 //! `broadcast`, `future` (`spawn_future`), `isolate` (waits that run only their own region's jobs), `yield_now`, `builder`, `thread_pool`, `global`; the deques are in
 //! `crate::deque`.
 //!
@@ -48,7 +50,9 @@
 //! checked by `WorkerThread::check_flags` at each job start and, through the gate of
 //! the join fast path (`flags.rs`), at each `join`,
 //! `worker_idle` where a worker runs out of work, and `worker_resumed` where it goes on
-//! after waiting on a latch (`WorkerThread::wait_until_cold`).
+//! after waiting on a latch (`WorkerThread::wait_until_cold`). They call into
+//! `pool/shares/link.rs` (`PoolShares`), which calls the permits; `pool/shares/mod.rs`
+//! walks through the whole path.
 //!
 //! `retire.rs`: a pool can opt in (share sub-pools do) to workers that start when there
 //! is work and whose threads exit after a while asleep in their main loop; to the sleep
@@ -82,6 +86,7 @@ mod preempt;
 mod registry;
 mod retire;
 mod scope;
+mod shares;
 mod sleep;
 mod spare_threads;
 mod spawn;
@@ -120,6 +125,7 @@ pub(crate) use preempt::{Pacer, enable_shares};
 pub(crate) use registry::Registry;
 pub(crate) use retire::ScopedSpawner;
 pub use scope::{Scope, ScopeFifo, in_place_scope, in_place_scope_fifo, scope, scope_fifo};
+pub use shares::{Share, ShareStats, TicketLoan, share};
 pub use spawn::{spawn, spawn_fifo, spawn_future};
 pub(crate) use stats::{Totals, note_current};
 pub use thread_builder::ThreadBuilder;

@@ -78,7 +78,7 @@ pub(crate) struct Registry {
     /// workers too).
     pub(crate) breadth_first: bool,
     /// Ticket shares: this pool's permits (if it has shares), or its share's workers.
-    pub(crate) shares: crate::shares::PoolShares,
+    pub(crate) shares: super::shares::PoolShares,
     /// Each worker's counters (`stats.rs`).
     pub(crate) counters: Box<[crossbeam_utils::CachePadded<WorkerCounters>]>,
     /// The workers' timeline (`crate::trace`; nothing without the `trace` feature).
@@ -272,7 +272,7 @@ impl Registry {
     /// Starts a thread past the shares' thread bound for work that waits: the
     /// share's threads passed no safe point for a while since the bound refused
     /// one, so they may all block outside prorata on a task still queued (see
-    /// `shares/stalled_starts.rs`). Called from another share's worker.
+    /// `pool/shares/stalled_starts.rs`). Called from another share's worker.
     pub(crate) fn start_stalled(&self) {
         if !self.has_work(0) {
             return;

@@ -1,4 +1,5 @@
-//! The synchronisation primitives of the modelled protocols (latches, sleep/wake).
+//! The synchronisation primitives of the modelled protocols (latches, sleep/wake,
+//! the list of stalled starts of `pool/shares/stalled_starts.rs`).
 //!
 //! Under `--cfg loom` (in the crate's unit tests) they are loom's instrumented types, so `ci/loom.sh` can model-check
 //! the protocols; otherwise they are the standard library's.

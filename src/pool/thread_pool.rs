@@ -80,9 +80,9 @@ impl ThreadPool {
     /// assert!(pool.share(0).is_err());
     /// ```
     pub fn share(&self, tickets: u32) -> Result<crate::Share, crate::ShareError> {
-        let permits = crate::shares::root_permits(&self.registry);
+        let root = super::shares::root_share(&self.registry);
         let (n, scoped) = (self.registry.num_threads(), self.registry.shares.scoped());
-        crate::Share::create(&self.registry, &permits, None, n, tickets, scoped)
+        crate::Share::create(&self.registry, &root, n, tickets, scoped)
     }
 
     /// What this pool's own workers did so far (jobs run, steals, `join` halves

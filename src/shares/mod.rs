@@ -1,6 +1,12 @@
 //! Ticket shares: dividing a pool's cores among competing computations
 //! (Waldspurger's lottery and stride scheduling, with currencies and transfers).
 //!
+//! The scheduler below the pool: tickets, currencies, policies, the allocator and
+//! its permits. It knows nothing of the pool or of its threads (no module here
+//! uses `pool/` or `trace/`); the pool uses it. A share as users see it (the
+//! public `Share`, a sub-pool) and the link from a pool to its permits are the
+//! pool's, in `pool/shares/`.
+//!
 //! One file per concept:
 //! * [`tree`]: the currency graph — shares, their tickets in their parent's
 //!   currency, their demand (workers that want a core), lends; validation
@@ -20,93 +26,60 @@
 //!   every share.
 //! * [`accounting`]: per-share counters; [`rng`]: the lottery's generator;
 //!   [`sync`]: std or loom types.
-//!
-//! * [`pool_link`]: what a pool's registry knows of shares, and the hooks the pool
-//!   calls; [`mod@share`]: the public [`Share`] (a sub-pool with the pool API).
+//! * [`simulation`]: the allocator on a simulated clock, for
+//!   `examples/simulate.rs` (hidden, not part of the API).
 //!
 //! # How the pool uses it
 //!
-//! Nothing below costs anything to a pool that never makes a share: `SHARES_EXIST`
-//! (pool/preempt.rs) stays false and `safe_point()` is one relaxed load.
+//! The pool's side (`pool/shares/`, whose module doc walks through the whole
+//! path) makes one [`Permits`] for a pool that makes shares, at its first share
+//! (from an allocator [`Config`]: the builder's policy, quantum, cores and root
+//! tickets), and registers each worker of a share's sub-pool (or of the root
+//! pool) with it. A worker's [`WorkerHandle`] comes with a callback
+//! ([`permits::OnFlag`]) by which the permits raise that worker's own flag in
+//! the pool when the allocator flags it: the one way anything here reaches the
+//! pool. The pool's workers then call:
 //!
-//! 1. **State.** Every `Registry` has a [`PoolShares`]: a root pool's [`permits`]
-//!    (made at its first share, from the builder's `share_policy`/`share_quantum`/
-//!    `share_cores`/`root_tickets`; the default quantum is 4 ms), and its
-//!    `ShareWorkers` (one permit handle per worker, and whether it holds a core):
-//!    a share's sub-pool's, or the root pool's own, whose jobs outside any share
-//!    take part as the root share from its first share on (all its workers but a
-//!    `use_current_thread` worker 0, a user's thread).
-//! 2. **A share is a sub-pool.** `ThreadPool::share`, `Share::share` and
-//!    `prorata::share` add a node to the tree and build a pool of P workers whose
-//!    jobs run only while they hold a permit; `install`, `join`, `scope`, `spawn`,
-//!    `broadcast` (and `par_iter` inside `install`) are that pool's.
-//! 3. **Take a core before running.** A worker without a core has its pool flag
-//!    (`ThreadInfo::preempt`) raised, so its next job start, join or safe point
-//!    calls `preempt_requested`, which blocks in `Permits::acquire` until its share
-//!    is due.
-//! 4. **Give it back when idle.** `Sleep::start_looking` calls `worker_idle` when
-//!    a worker runs out of work (and `Sleep::sleep` before it blocks, and the main
-//!    loop when it exits): the core goes to the waiting worker the policy picks
-//!    (the hand-over of a finishing or blocked share needs no quantum), and the
-//!    flag is raised for step 3. If the waiter is another share's, the core is
-//!    first kept a moment (400 µs, `Config::hold_nanos`) for the share that gave
-//!    it back: one called in a loop is back by then, on idle cores, rather than
-//!    waiting for the OS to run its threads behind the other share's; a waiter
-//!    wakes up when the hold lapses (`Permits::wait_for_core`). `worker_resumed` (end of a latch wait)
-//!    re-checks the flag, so a woken worker does not go on without a core.
-//! 5. **Preemption.** Waiting workers end quanta (`Allocator::tick`), and a worker
-//!    that asks for a core and waits lets the policy decide at once
-//!    (`Allocator::contend`); the holders of shares over their proportion get their
-//!    permit flag and their pool flag raised; at the next safe point (an iterator's
-//!    leaf passes one about every 40 µs, `pool::Pacer`) they call
-//!    `Permits::yield_now` and sleep right there, stack intact, until their share
-//!    is due again. Holders are charged the CPU time they used (`thread_clock`).
-//! 6. **Transfer.** `Registry::in_worker_cross` (a worker of share A calls
-//!    `b.install(f)`) lends A's tickets to B until `f` returns (a guard, so also on
-//!    a panic); [`Share::lend_to`] does the same for waits prorata does not see.
-//! 7. **Life cycle.** Dropping a `Share` drops its sub-pool without waiting (queued
-//!    and running jobs finish; a worker holding a core gives it back as it exits,
-//!    and a sleeping one exits without taking one); when the last worker is gone,
-//!    `ShareWorkers::drop` unregisters them and retires the node. Dropping the root
-//!    `ThreadPool` shuts the tree down:
-//!    new shares get [`ShareError::PoolShuttingDown`].
-//!
-//! `Share::stats` (and `ThreadPool::stats` for the root share) has the allocator's
-//! figures (core time, grants, parks, preemptions) and what the share's (or pool's)
-//! workers counted (jobs, steals, join frames published and claimed, sleeps,
-//! wake-ups: the counters every pool's workers keep, see pool/stats.rs).
+//! - [`Permits::acquire`] before they run (it blocks until their share is due),
+//!   [`Permits::release`] when they run out of work, and [`Permits::yield_now`]
+//!   at a safe point where [`WorkerHandle::should_yield`] is set;
+//! - at paced safe points, [`Permits::publish_time`],
+//!   [`Permits::end_quantum_if_due`], [`Permits::spread`] and
+//!   [`Permits::defers_to_other`]; [`Permits::anticipate`] when workers of a
+//!   share are woken for work;
+//! - [`Permits::add_share`], [`Permits::set_ceiling`], [`Permits::set_cores`]
+//!   and [`Permits::with`] (the allocator's own calls: tickets, loans, a share
+//!   retired, the tree shut down) for what users ask of shares, and
+//!   [`Permits::stats`] and [`Permits::try_thread_reading`] for what the pool
+//!   reads (a share's figures, the cores its tickets are worth).
 
 // Parts of the allocator are used only by the tests and simulations (entitlement
 // queries).
 #![allow(dead_code)]
 
-mod accounting;
+pub(crate) mod accounting;
 mod allocator;
 mod entitlement;
 mod error;
 mod lottery;
 mod permits;
 mod policy;
-mod pool_link;
 mod rng;
-mod share;
 mod slot_set;
-mod stalled_starts;
 // Not part of the API: the allocator for `examples/simulate.rs` (see the file).
 #[doc(hidden)]
 pub mod simulation;
 mod stride;
 mod sync;
-mod thread_clock;
+pub(crate) mod thread_clock;
 mod tree;
 mod weight_tree;
 
 #[cfg(test)]
 mod tests;
 
+pub(crate) use allocator::Config;
 pub use error::ShareError;
-pub(crate) use permits::Permits;
+pub(crate) use permits::{Permits, WorkerHandle};
 pub use policy::SharePolicy;
-pub(crate) use pool_link::{PoolShares, ShareConfig};
-pub(crate) use share::root_permits;
-pub use share::{Share, ShareStats, TicketLoan, share};
+pub(crate) use tree::ShareId;

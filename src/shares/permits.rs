@@ -252,9 +252,6 @@ pub(crate) struct Permits {
     lock_calls: std::sync::atomic::AtomicU64,
     lock_waits: std::sync::atomic::AtomicU64,
     lock_wait_nanos: std::sync::atomic::AtomicU64,
-    /// The shares of these permits whose thread bound refused a start (see
-    /// `stalled_starts.rs`, whose own models check the list).
-    pub(crate) stalls: super::stalled_starts::StalledStarts,
 }
 
 /// How many quanta a waiter that is not the timekeeper sleeps at most: a slip in
@@ -291,7 +288,6 @@ impl Permits {
             lock_calls: std::sync::atomic::AtomicU64::new(0),
             lock_waits: std::sync::atomic::AtomicU64::new(0),
             lock_wait_nanos: std::sync::atomic::AtomicU64::new(0),
-            stalls: Default::default(),
         }
     }
 

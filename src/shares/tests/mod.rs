@@ -19,8 +19,6 @@ mod fuzz_tests;
 mod hold_tests;
 #[cfg(loom)]
 mod loom_permits;
-#[cfg(loom)]
-mod loom_stalled_starts;
 #[cfg(not(loom))]
 mod lottery_tests;
 #[cfg(not(loom))]

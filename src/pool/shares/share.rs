@@ -4,11 +4,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::error::ShareError;
-use super::permits::Permits;
-use super::pool_link::{Lend, ShareWorkers, StartAnyway};
-use super::tree::ShareId;
+use super::link::{Lend, ShareWorkers, StartAnyway};
 use crate::pool::{Registry, ScopedSpawner, Totals};
+use crate::shares::ShareError;
 use crate::{BroadcastContext, Scope, ScopeFifo, ThreadPool, ThreadPoolBuilder};
 
 /// A share of a pool's cores: a sub-pool with the pool API whose workers run only
@@ -117,7 +115,7 @@ pub struct ShareStats {
 
 impl ShareStats {
     /// The allocator's figures `st` with what the workers of `registry` counted.
-    pub(crate) fn new(st: super::accounting::ShareStats, registry: &Registry) -> Self {
+    pub(crate) fn new(st: crate::shares::accounting::ShareStats, registry: &Registry) -> Self {
         let counted = Totals::of(&registry.counters);
         ShareStats {
             core_time: Duration::from_nanos(st.core_nanos),
@@ -171,20 +169,20 @@ impl fmt::Debug for Share {
 }
 
 impl Share {
-    /// A share of `tickets` under `parent` (`None`: the root) of the pool whose
-    /// permits are `permits`, with `cores` workers; `from` is the pool or share it is
-    /// made from, whose panic handler and stack size it takes; `scoped` starts the
-    /// workers of a share of a `build_scoped` pool.
+    /// A share of `tickets` under `parent` (the workers of the root pool, or of
+    /// the share it is a share of: their permits, share and stalled starts), with
+    /// `cores` workers; `from` is the pool or share it is made from, whose panic
+    /// handler and stack size it takes; `scoped` starts the workers of a share of
+    /// a `build_scoped` pool.
     pub(crate) fn create(
         from: &Registry,
-        permits: &Arc<Permits>,
-        parent: Option<ShareId>,
+        parent: &ShareWorkers,
         cores: usize,
         tickets: u32,
         scoped: Option<&Arc<ScopedSpawner>>,
     ) -> Result<Share, ShareError> {
-        let parent = parent.unwrap_or_else(|| permits.root());
-        let id = permits.add_share(parent, tickets)?;
+        let permits = &parent.permits;
+        let id = permits.add_share(parent.id, tickets)?;
         let built = ThreadPoolBuilder::new()
             .num_threads(cores)
             .retire_names(thread_names(cores))
@@ -208,6 +206,7 @@ impl Share {
         });
         let workers = Arc::new(ShareWorkers::new(
             permits.clone(),
+            parent.stalls.clone(),
             id,
             cores,
             raise.clone(),
@@ -255,16 +254,8 @@ impl Share {
     /// assert_eq!(t1.install(|| 1) + t2.install(|| 2), 3);
     /// ```
     pub fn share(&self, tickets: u32) -> Result<Share, ShareError> {
-        let w = &self.workers;
         let (n, scoped) = (self.current_num_threads(), self.scoped.as_ref());
-        Share::create(
-            self.pool().registry(),
-            &w.permits,
-            Some(w.id),
-            n,
-            tickets,
-            scoped,
-        )
+        Share::create(self.pool().registry(), &self.workers, n, tickets, scoped)
     }
 
     /// Changes this share's tickets (inflation or deflation); effective within a
@@ -599,17 +590,18 @@ fn raiser(registry: &Arc<Registry>) -> impl Fn(usize) + Clone + Send + Sync + 's
     }
 }
 
-/// The permits of the root pool of `registry`, made at its first share; from then
-/// on the pool's own workers take part as the root share.
-pub(crate) fn root_permits(registry: &Arc<Registry>) -> Arc<Permits> {
-    let permits = registry
+/// The workers of the root pool of `registry` as its permits see them, made with
+/// the permits at its first share; from then on the pool's own workers take part
+/// as the root share.
+pub(crate) fn root_share(registry: &Arc<Registry>) -> Arc<ShareWorkers> {
+    let root = registry
         .shares
-        .root_permits(registry.num_threads(), raiser(registry));
+        .root_share(registry.num_threads(), raiser(registry));
     // From its first share on, the pool's own workers run only while they hold a
     // core: idle, they sleep at once.
     registry.sleep.sleep_promptly();
     crate::pool::enable_shares();
-    permits.clone()
+    root.clone()
 }
 
 impl ShareStats {
@@ -633,13 +625,6 @@ impl ShareStats {
 /// ```
 pub fn share(tickets: u32) -> Result<Share, ShareError> {
     let registry = crate::pool::global_registry();
-    let permits = root_permits(registry);
-    Share::create(
-        registry,
-        &permits,
-        None,
-        registry.num_threads(),
-        tickets,
-        None,
-    )
+    let root = root_share(registry);
+    Share::create(registry, &root, registry.num_threads(), tickets, None)
 }

@@ -21,10 +21,9 @@ use std::sync::atomic::AtomicU64 as StdAtomicU64;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use super::sync::{AtomicBool, AtomicU64, Mutex, Ordering};
-
-use super::permits::Permits;
-use super::pool_link::ShareWorkers;
+use super::link::ShareWorkers;
+use crate::pool::sync::{AtomicBool, AtomicU64, Mutex, Ordering};
+use crate::shares::Permits;
 
 /// How long a share that holds a core may go without asking again for a
 /// start the thread bound refused before it gets the thread anyway (see
@@ -38,9 +37,11 @@ pub(crate) const STUCK_AFTER: Duration = Duration::from_millis(50);
 /// [`STUCK_AFTER`] in nanoseconds (the permits' clock).
 pub(crate) const STUCK_AFTER_NANOS: u64 = STUCK_AFTER.as_nanos() as u64;
 
-/// The shares with a refused start, and when the list was last looked at.
+/// The shares with a refused start, and when the list was last looked at: one
+/// list for the shares of a pool's permits, held by each of them
+/// (`ShareWorkers::stalls`).
 /// Its entries are the shares' `Weak` handles; the loom model of the list
-/// (`shares/tests/loom_stalled_starts.rs`) lists shares of its own.
+/// (`pool/shares/loom_stalled_starts.rs`) lists shares of its own.
 #[derive(Debug)]
 pub(crate) struct StalledStarts<E = Weak<ShareWorkers>> {
     flags: WatchFlags,
@@ -63,7 +64,7 @@ impl<E> Default for StalledStarts<E> {
 /// and whether it is listed. A refusal writes the first and then reads (and
 /// sets) the second; a look that unlists the share writes the second and then
 /// reads the first, so one of them sees the other's write and a refusal is never
-/// left off the list (model-checked in `shares/tests/loom_stalled_starts.rs`).
+/// left off the list (model-checked in `pool/shares/loom_stalled_starts.rs`).
 #[derive(Debug)]
 pub(crate) struct StallMark {
     /// When the last refused start was refused (the permits' clock; 0: no
@@ -167,7 +168,7 @@ impl ListEntry for Weak<ShareWorkers> {
 /// Each side writes its flag and then reads the other's, so at least one sees
 /// the other's write: a share listed as the timer finds the list empty either
 /// sees the timer still running, which then sees the share and goes on, or
-/// starts a new one (model-checked in `shares/tests/loom_stalled_starts.rs`).
+/// starts a new one (model-checked in `pool/shares/loom_stalled_starts.rs`).
 #[derive(Debug)]
 pub(crate) struct WatchFlags {
     /// Whether the list may hold a share: lookers go no further while it is
@@ -303,35 +304,34 @@ impl<E: ListEntry> StalledStarts<E> {
 }
 
 impl StalledStarts {
-    /// Makes sure the timer thread of `permits`' list runs (after a share was
-    /// listed), looking at the list every quarter of [`STUCK_AFTER`].
-    pub(crate) fn keep_watching(permits: &Arc<Permits>) {
-        let stalls = &permits.stalls;
-        if !stalls.flags.claim_timer() {
+    /// Makes sure the timer thread of this list (of the shares of `permits`)
+    /// runs (after a share was listed), looking at the list every quarter of
+    /// [`STUCK_AFTER`].
+    pub(crate) fn keep_watching(self: &Arc<Self>, permits: &Arc<Permits>) {
+        if !self.flags.claim_timer() {
             return;
         }
-        let weak = Arc::downgrade(permits);
+        let (stalls, weak) = (self.clone(), Arc::downgrade(permits));
         let spawned = std::thread::Builder::new()
             .name("prorata-stall-watch".into())
-            .spawn(move || Self::time(&weak));
+            .spawn(move || stalls.time(&weak));
         if spawned.is_err() {
             // No thread to be had: the workers' own looks remain.
-            stalls.flags.timer_not_started();
+            self.flags.timer_not_started();
         }
     }
 
     /// The timer thread's loop: ends when the permits are gone, or when the list
     /// is empty and no other thread has been asked for since.
-    fn time(permits: &Weak<Permits>) {
+    fn time(&self, permits: &Weak<Permits>) {
         loop {
             std::thread::sleep(STUCK_AFTER / 4);
             let Some(permits) = permits.upgrade() else {
                 return;
             };
-            let stalls = &permits.stalls;
-            if stalls.may_hold_any() {
-                stalls.look(permits.now());
-            } else if stalls.flags.timer_ends() {
+            if self.may_hold_any() {
+                self.look(permits.now());
+            } else if self.flags.timer_ends() {
                 return;
             }
         }

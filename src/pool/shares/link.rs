@@ -11,13 +11,9 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use super::allocator::Config;
-use super::permits::{Permits, WorkerHandle};
-use super::policy::SharePolicy;
 use super::stalled_starts::{StallMark, StalledStarts, Watched};
-use super::thread_clock;
-use super::tree::ShareId;
 use crate::pool::ScopedSpawner;
+use crate::shares::{Config, Permits, ShareId, SharePolicy, WorkerHandle, thread_clock};
 use crate::trace::Kind;
 
 /// The shares state of one pool's registry.
@@ -67,9 +63,11 @@ pub(crate) struct ShareWorkers {
     worth: AtomicU32,
     core_free: AtomicBool,
     read_at: AtomicU64,
+    /// The list of the shares of these permits that the thread bound refused
+    /// a start, one for all of them (see `stalled_starts.rs`).
+    pub(crate) stalls: Arc<StalledStarts>,
     /// When the thread bound last refused this share a start and whether the
-    /// share is on the permits' list of such shares, and how to start a thread
-    /// for it anyway (see `stalled_starts.rs`).
+    /// share is on that list, and how to start a thread for it anyway.
     stall: StallMark,
     start_anyway: StartAnyway,
 }
@@ -101,16 +99,17 @@ impl PoolShares {
         let _ = self.config.set(config);
     }
 
-    /// The permits of this (root) pool of `workers` workers, made on first use:
-    /// as many as the builder's `share_cores` (at most `workers`), by default
-    /// `workers` or the machine's available parallelism, whichever is smaller.
-    /// From then on the pool's own workers take part as the root share: they take
-    /// a core before running a job, and `raise(i)` raises worker `i`'s flag.
-    pub(crate) fn root_permits(
+    /// This (root) pool's `workers` workers as the permits see them, made on
+    /// first use with the permits: as many as the builder's `share_cores` (at
+    /// most `workers`), by default `workers` or the machine's available
+    /// parallelism, whichever is smaller. From then on the pool's own workers
+    /// take part as the root share: they take a core before running a job, and
+    /// `raise(i)` raises worker `i`'s flag.
+    pub(crate) fn root_share(
         &self,
         workers: usize,
         raise: impl Fn(usize) + Clone + Send + Sync + 'static,
-    ) -> &Arc<Permits> {
+    ) -> &Arc<ShareWorkers> {
         let config = self.config.get().copied().unwrap_or_default();
         let permits = self.permits.get_or_init(|| {
             let cores = permit_count(workers, config.cores);
@@ -129,6 +128,7 @@ impl PoolShares {
             let root = permits.root();
             let member = Arc::new(ShareWorkers::new(
                 permits.clone(),
+                Arc::default(),
                 root,
                 workers,
                 raise.clone(),
@@ -137,8 +137,7 @@ impl PoolShares {
             let first = usize::from(config.current_thread_worker);
             (first..workers).for_each(&raise);
             member
-        });
-        permits
+        })
     }
 
     /// Whether this pool's workers take a core permit before they run (a share's
@@ -462,9 +461,11 @@ impl DeferPacing {
 }
 
 impl ShareWorkers {
-    /// Registers `n` workers; `on_flag(i)` raises worker `i`'s pool flag.
+    /// Registers `n` workers of share `id` with `permits`, whose shares' stalled
+    /// starts are listed in `stalls`; `on_flag(i)` raises worker `i`'s pool flag.
     pub(crate) fn new(
         permits: Arc<Permits>,
+        stalls: Arc<StalledStarts>,
         id: ShareId,
         n: usize,
         on_flag: impl Fn(usize) + Clone + Send + Sync + 'static,
@@ -486,6 +487,7 @@ impl ShareWorkers {
             worth: AtomicU32::new(1),
             core_free: AtomicBool::new(false),
             read_at: AtomicU64::new(u64::MAX),
+            stalls,
             stall: StallMark::new(),
             start_anyway,
         }
@@ -511,11 +513,11 @@ impl ShareWorkers {
     }
 
     /// The bound refused this share a start: noted, and the share listed with
-    /// the permits' stalled starts (see `stalled_starts.rs`).
+    /// the stalled starts (see `stalled_starts.rs`).
     fn note_refused(self: &Arc<Self>) {
         if self.stall.refused(self.permits.now()) {
-            self.permits.stalls.watch(Arc::downgrade(self));
-            StalledStarts::keep_watching(&self.permits);
+            self.stalls.watch(Arc::downgrade(self));
+            self.stalls.keep_watching(&self.permits);
         }
     }
 
@@ -584,11 +586,11 @@ impl ShareWorkers {
         true
     }
 
-    /// Looks at the permits' stalled starts now and then (see
-    /// `stalled_starts.rs`): a stuck share gets its thread.
+    /// Looks at the stalled starts now and then (see `stalled_starts.rs`): a
+    /// stuck share gets its thread.
     fn look_for_stalls(&self) {
-        if self.permits.stalls.may_hold_any() {
-            self.permits.stalls.look(self.permits.now());
+        if self.stalls.may_hold_any() {
+            self.stalls.look(self.permits.now());
         }
     }
 }

@@ -8,7 +8,7 @@
 use loom::sync::Arc;
 use loom::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 
-use crate::shares::stalled_starts::{
+use super::stalled_starts::{
     ListEntry, STUCK_AFTER_NANOS, StallMark, StalledStarts, WatchFlags, Watched,
 };
 
