@@ -14,7 +14,9 @@
 //! * [`entitlement`]: tickets and demands to entitlements (cores, as a real number,
 //!   for each share that wants some): hierarchical, work-conserving water-filling.
 //! * [`stride`] and [`lottery`] ([`SharePolicy`]): which share gets the next free
-//!   core, and which holders give theirs back at the end of a quantum.
+//!   core, and which holders give theirs back at the end of a quantum;
+//!   [`weight_tree`]: the lottery's partial sums of the waiting shares' weights,
+//!   so that a draw between two quanta costs `O(log n)`.
 //! * [`allocator`]: the P core permits, worker states and charging, as pure logic on
 //!   an explicit clock (simulated deterministically in the tests), and the
 //!   activity memory (a share idle for a moment keeps its claim).
