@@ -246,6 +246,8 @@ pub(crate) struct Allocator {
     /// it (none granted since at an earlier time; charging by `now` only): a
     /// settle at that time again would charge nobody anything.
     settled_at: Option<u64>,
+    /// When every holder was last charged (see [`Allocator::settle_lazily`]).
+    last_settle: u64,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
     /// While some share has a ceiling: the cores each slot's subtree holds
@@ -368,6 +370,7 @@ impl Allocator {
             #[cfg(test)]
             settle_one_by_one: false,
             settled_at: None,
+            last_settle: 0,
             scratch_list: Vec::new(),
             sub_hold: Vec::new(),
             hidden: Vec::new(),
@@ -953,7 +956,7 @@ impl Allocator {
         let (first, recent) = (node.demand == 0, node.recent);
         if first && !recent {
             // The entitlements change: charge the holders for the time before.
-            self.settle(now);
+            self.settle_lazily(now);
         }
         if first {
             // A call after a pause: how long the pause was decides whether its
@@ -997,7 +1000,7 @@ impl Allocator {
             return Vec::new();
         }
         self.expire(now);
-        self.settle(now);
+        self.settle_lazily(now);
         self.preempt(Some(slot))
     }
 
@@ -1031,7 +1034,7 @@ impl Allocator {
         // In slot order: each one's leaving retunes the passes in turn.
         due.sort_unstable();
         for &slot in &due {
-            self.settle(now);
+            self.settle_lazily(now);
             self.slots[slot].idle_since = None;
             self.lingerers.remove(slot);
             let id = self.tree.id_at(slot).expect("a lingering share is live");
@@ -1332,6 +1335,7 @@ impl Allocator {
     /// (several decisions come at the same moment: in a simulated server, most
     /// settles) charges nobody anything and applies the bounds only.
     fn settle(&mut self, now: u64) {
+        self.last_settle = now;
         #[cfg(test)]
         if self.settle_one_by_one {
             return self.settle_each(now);
@@ -1382,6 +1386,22 @@ impl Allocator {
         }
         ledger.accrued();
         ledger.bound(bound);
+    }
+
+    /// [`Allocator::settle`], unless every holder was charged less than
+    /// [`SETTLE_SLACK`] of a quantum ago: for the decisions that come between
+    /// two ends of a quantum (a share arrives or leaves, a worker contends),
+    /// whose number grows with the shares. Charging every holder costs a pass
+    /// over them (up to one per core); skipped, the time since the last settle
+    /// is charged later at the entitlements of then, an error of at most that
+    /// slack per change, and the passes a contention compares are that much
+    /// older on every side. The end of a quantum, a change of the cores or of a
+    /// ceiling always settle.
+    fn settle_lazily(&mut self, now: u64) {
+        let slack = (self.quantum_nanos as f64 * SETTLE_SLACK) as u64;
+        if now >= self.last_settle.saturating_add(slack) || now < self.last_settle {
+            self.settle(now);
+        }
     }
 
     /// [`Allocator::settle`] holder by holder, each charged as a give-back
@@ -1534,7 +1554,7 @@ impl Allocator {
                 granted,
             };
         }
-        self.settle(now);
+        self.settle_lazily(now);
         // Cores already on their way to this share count against the claim; a
         // claim past its time is void (its holder reached no safe point in time,
         // or the woken worker found nothing to do and never asked).
@@ -1863,6 +1883,10 @@ const ACTIVITY_MEMORY_QUANTA: u64 = 4;
 /// The longest a competing share should wait between two of its turns on a
 /// core, while turns can shorten ([`Allocator::turn_nanos`]).
 const ROUND_NANOS: u64 = 100_000_000;
+
+/// The part of a quantum within which the holders are not charged again for a
+/// decision between two ends of a quantum (see [`Allocator::settle_lazily`]).
+const SETTLE_SLACK: f64 = 0.125;
 
 /// The shortest turn: each one costs a hand-over (a decision, a thread woken).
 const MIN_TURN_NANOS: u64 = 1_000_000;

@@ -982,10 +982,26 @@ impl Stride {
             c.held[w] += 1;
             waiters.push(Reverse((order_key(next(c, w)), w)));
         }
-        let mut holders: BinaryHeap<(u64, usize)> = (view.holding.iter())
-            .map(|&s| (order_key(last(c, s)), s))
-            .collect();
+        // The holder due last: for a move or two (a worker that contends), a
+        // look at each holding share (at most one per core); for more, a heap
+        // of them (a scan per core moved made a tick cost cores x shares).
+        // Either way the highest slot among the latest.
+        let scan = most <= 2;
+        let mut holders: BinaryHeap<(u64, usize)> = if scan {
+            BinaryHeap::new()
+        } else {
+            (view.holding.iter())
+                .map(|&s| (order_key(last(c, s)), s))
+                .collect()
+        };
         let last_holder = |holders: &mut BinaryHeap<(u64, usize)>, c: &Counts<'_, '_>| {
+            if scan {
+                let givable = view.holding.iter().filter(|&&s| c.givable(s) > 0);
+                return givable
+                    .map(|&s| (order_key(last(c, s)), s))
+                    .max()
+                    .map(|(_, s)| s);
+            }
             while let Some(&(key, s)) = holders.peek() {
                 if c.givable(s) > 0 && key == order_key(last(c, s)) {
                     return Some(s);
@@ -1016,7 +1032,7 @@ impl Stride {
                 if c.waiting(s) > 0 {
                     waiters.push(Reverse((order_key(next(c, s)), s)));
                 }
-                if c.givable(s) > 0 {
+                if !scan && c.givable(s) > 0 {
                     holders.push((order_key(last(c, s)), s));
                 }
             }
