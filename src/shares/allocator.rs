@@ -60,7 +60,8 @@ enum Worker {
 /// Per-share scheduling state, indexed by tree slot.
 #[derive(Debug, Default)]
 struct Slot {
-    waiting: VecDeque<WorkerId>,
+    /// Its waiting workers, first come first.
+    queue: VecDeque<WorkerId>,
     /// Holders not asked to give their core back (worker indices; the lowest is
     /// the one asked first).
     unflagged: BTreeSet<u32>,
@@ -96,15 +97,16 @@ struct Slot {
 pub(crate) struct View<'a> {
     /// Cores each active share's tickets are worth (0: wants none; see
     /// [`TicketSplit`]): what the policies charge against.
-    pub(crate) ent: &'a [f64],
+    pub(crate) ticket_ent: &'a [f64],
     /// Cores each share is entitled to within the demands (they add up to the
     /// cores in use).
-    pub(crate) capped: &'a [f64],
-    /// Workers of each share that want a core (holding or waiting).
+    pub(crate) capped_ent: &'a [f64],
+    /// Workers of each share that want a core (waiting, or holding one, asked
+    /// to give it back or not).
     pub(crate) demand: &'a [u32],
-    /// Workers waiting for a core.
+    /// Workers of each share waiting for a core.
     pub(crate) waiting: &'a [u32],
-    /// Holders not yet asked to give their core back.
+    /// Holders of each share not yet asked to give their core back.
     pub(crate) holders: &'a [u32],
     /// Holders asked to give their core back that have not yet: cores already on
     /// their way to waiters.
@@ -132,11 +134,11 @@ impl View<'_> {
 macro_rules! view {
     ($a:expr) => {
         View {
-            ent: &$a.ticket_ent,
-            capped: &$a.ent,
-            demand: &$a.ndemand,
-            waiting: &$a.nwait,
-            holders: &$a.nhold,
+            ticket_ent: &$a.ticket_ent,
+            capped_ent: &$a.capped_ent,
+            demand: &$a.demand,
+            waiting: &$a.waiting,
+            holders: &$a.holders,
             in_flight: $a.in_flight,
             waiters: $a.waiters.as_slice(),
             holding: $a.holding.as_slice(),
@@ -162,12 +164,13 @@ pub(crate) struct Allocator {
     quantum_nanos: u64,
     slots: Vec<Slot>,
     /// Workers waiting, per slot (the policies' view).
-    nwait: Vec<u32>,
+    waiting: Vec<u32>,
     /// Holders not yet asked to give their core back, per slot.
-    nhold: Vec<u32>,
+    holders: Vec<u32>,
     /// Workers holding or waiting, per slot.
-    ndemand: Vec<u32>,
-    ent: Vec<f64>,
+    demand: Vec<u32>,
+    /// Cores each share is entitled to within the demands.
+    capped_ent: Vec<f64>,
     /// Cores each active share's tickets are worth (at the top level as if every
     /// active share could use all the cores, raised within currencies by their
     /// levels: see [`TicketSplit`]): what both policies charge against.
@@ -187,20 +190,20 @@ pub(crate) struct Allocator {
     /// The ticket entitlements are out of date (computed lazily, before they are
     /// used): which shares are active, their tickets or the lends changed. A
     /// share's demand moving between two non-zero values leaves them alone.
-    dirty: bool,
+    tickets_stale: bool,
     /// A share's demand moved since the last end of a quantum: the ticket
     /// entitlements follow the demands at the next (after the holders were
     /// charged for the time before, at the old rates), not at each change,
     /// which would cost a settle each and, where it moves a currency's level,
     /// a retune of every share below it. Changes of who is active are
     /// followed at once.
-    demand_moved: bool,
+    tickets_behind_demands: bool,
     /// The next update of the ticket entitlements follows the demands.
-    follow_demands: bool,
-    /// The demand-capped entitlements (`ent`) are out of date: any demand changed.
+    fresh_follows_demands: bool,
+    /// The demand-capped entitlements (`capped_ent`) are out of date: any demand changed.
     /// Only the lottery decides with them (and `entitlement` reads them), so the
     /// stride policy never waits for them.
-    capped_dirty: bool,
+    capped_stale: bool,
     scratch: Scratch,
     workers: Vec<Worker>,
     /// Ids of removed workers, for reuse.
@@ -221,8 +224,8 @@ pub(crate) struct Allocator {
     /// Holders asked to give their core back, not yet gone (the sum of the
     /// slots' `flagged`).
     in_flight: u32,
-    /// The slots with waiting workers (`nwait` > 0), with unflagged holders
-    /// (`nhold` > 0), with kept cores (`held` > 0), lingering (`idle_since`
+    /// The slots with waiting workers (`waiting` > 0), with unflagged holders
+    /// (`holders` > 0), with kept cores (`held` > 0), lingering (`idle_since`
     /// set), with claims (`claims` > 0): kept up to date so that a decision
     /// looks at these shares only.
     waiters: SlotSet,
@@ -334,20 +337,20 @@ impl Allocator {
             excess: 0,
             quantum_nanos: config.quantum_nanos.max(1),
             slots: Vec::new(),
-            nwait: Vec::new(),
-            nhold: Vec::new(),
-            ndemand: Vec::new(),
-            ent: Vec::new(),
+            waiting: Vec::new(),
+            holders: Vec::new(),
+            demand: Vec::new(),
+            capped_ent: Vec::new(),
             ticket_ent: Vec::new(),
             ticket_total: 0.0,
             top: None,
             top_stale: false,
             split: TicketSplit::default(),
             moved: Vec::new(),
-            dirty: false,
-            demand_moved: false,
-            follow_demands: false,
-            capped_dirty: false,
+            tickets_stale: false,
+            tickets_behind_demands: false,
+            fresh_follows_demands: false,
+            capped_stale: false,
             scratch: Scratch::default(),
             workers: Vec::new(),
             free_workers: Vec::new(),
@@ -418,7 +421,7 @@ impl Allocator {
     pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
         self.tree.node(share);
         self.fresh_capped();
-        self.ent[share.index()]
+        self.capped_ent[share.index()]
     }
 
     /// Computes into `s.out` the demand-capped entitlements of every slot now,
@@ -433,7 +436,7 @@ impl Allocator {
     /// `s`. Its sub-pool starts no more threads than this, rounded up.
     pub(crate) fn ticket_cores(&self, share: ShareId, s: &mut Scratch) -> f64 {
         let slot = share.index();
-        if !self.dirty {
+        if !self.tickets_stale {
             return self.ticket_ent.get(slot).copied().unwrap_or(0.0);
         }
         ticket_entitlements(&self.tree, f64::from(self.cores), s);
@@ -521,10 +524,10 @@ impl Allocator {
     fn resize(&mut self) {
         let n = self.tree.slots();
         self.slots.resize_with(n, Slot::default);
-        self.nwait.resize(n, 0);
-        self.nhold.resize(n, 0);
-        self.ndemand.resize(n, 0);
-        self.ent.resize(n, 0.0);
+        self.waiting.resize(n, 0);
+        self.holders.resize(n, 0);
+        self.demand.resize(n, 0);
+        self.capped_ent.resize(n, 0.0);
         self.ticket_ent.resize(n, 0.0);
         self.sub_hold.resize(n, 0);
         for set in [
@@ -750,22 +753,22 @@ impl Allocator {
         if !self.tree.has_ceilings() {
             return;
         }
-        let mut waiting = std::mem::take(&mut self.scratch_list);
-        waiting.clear();
-        waiting.extend_from_slice(self.waiters.as_slice());
-        for &slot in &waiting {
+        let mut waiters = std::mem::take(&mut self.scratch_list);
+        waiters.clear();
+        waiters.extend_from_slice(self.waiters.as_slice());
+        for &slot in &waiters {
             if self.ceiling_reached(slot, 0) {
                 self.hidden.push(slot);
-                self.set_nwait(slot, 0);
+                self.set_waiting(slot, 0);
             }
         }
-        self.scratch_list = waiting;
+        self.scratch_list = waiters;
     }
 
     fn unhide(&mut self) {
         while let Some(slot) = self.hidden.pop() {
-            let n = self.slots[slot].waiting.len() as u32;
-            self.set_nwait(slot, n);
+            let n = self.slots[slot].queue.len() as u32;
+            self.set_waiting(slot, n);
         }
     }
 
@@ -802,7 +805,7 @@ impl Allocator {
         // The ticket entitlements follow the tree first (a removed share that
         // still counted as active goes), so that the policy sees the slot leave
         // before its ledger is reset.
-        self.dirty = true;
+        self.tickets_stale = true;
         self.fresh();
         self.lingerers.remove(slot);
         self.claimants.remove(slot);
@@ -815,9 +818,9 @@ impl Allocator {
             hold_until,
             ..Slot::default()
         };
-        self.set_nwait(slot, 0);
-        self.set_nhold(slot, 0);
-        self.ent[slot] = 0.0;
+        self.set_waiting(slot, 0);
+        self.set_holders(slot, 0);
+        self.capped_ent[slot] = 0.0;
         // Its ticket entitlement went with the tree's (the removed slot's, or
         // none for a new one) in `fresh` above.
         assert_eq!(self.ticket_ent[slot], 0.0, "entitlement of a reset slot");
@@ -832,14 +835,14 @@ impl Allocator {
     /// policy sees each change at the virtual time it happened, since only
     /// charging moves virtual time.
     fn fresh(&mut self) {
-        if !self.dirty {
+        if !self.tickets_stale {
             return;
         }
-        self.dirty = false;
+        self.tickets_stale = false;
         let cores = f64::from(self.cores);
         let mut moved = std::mem::take(&mut self.moved);
         moved.clear();
-        let demands = std::mem::take(&mut self.follow_demands);
+        let demands = std::mem::take(&mut self.fresh_follows_demands);
         self.split
             .follow(&self.tree, cores, demands, &mut self.ticket_ent, &mut moved);
         self.tree.clear_changes();
@@ -869,21 +872,21 @@ impl Allocator {
         self.moved = moved;
     }
 
-    /// Brings the demand-capped entitlements (`ent`) up to date too.
+    /// Brings the demand-capped entitlements (`capped_ent`) up to date too.
     fn fresh_capped(&mut self) {
         self.fresh();
-        if !self.capped_dirty {
+        if !self.capped_stale {
             return;
         }
-        self.capped_dirty = false;
+        self.capped_stale = false;
         entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
-        std::mem::swap(&mut self.ent, &mut self.scratch.out);
+        std::mem::swap(&mut self.capped_ent, &mut self.scratch.out);
     }
 
     /// Tickets, shares, lends or demands changed: every entitlement is out of date.
     fn changed(&mut self) {
-        self.dirty = true;
-        self.capped_dirty = true;
+        self.tickets_stale = true;
+        self.capped_stale = true;
     }
 
     /// Brings up to date what the policy decides with: the ticket entitlements,
@@ -979,11 +982,11 @@ impl Allocator {
         self.enqueue(w, slot);
         // A first worker may change who is active (and what its lenders absorb);
         // another only the demand-capped entitlements.
-        self.demand_moved = true;
+        self.tickets_behind_demands = true;
         if first {
             self.changed();
         } else {
-            self.capped_dirty = true;
+            self.capped_stale = true;
         }
         self.dispatch(now)
     }
@@ -996,7 +999,7 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.free > self.held || self.nwait[slot] == 0 || self.ceiling_reached(slot, 0) {
+        if self.free > self.held || self.waiting[slot] == 0 || self.ceiling_reached(slot, 0) {
             return Vec::new();
         }
         self.expire(now);
@@ -1045,15 +1048,15 @@ impl Allocator {
     }
 
     /// Sets the number of waiting workers of `slot`.
-    fn set_nwait(&mut self, slot: usize, n: u32) {
-        self.nwait[slot] = n;
+    fn set_waiting(&mut self, slot: usize, n: u32) {
+        self.waiting[slot] = n;
         self.waiters.set(slot, n > 0);
         self.counts_moved(slot);
     }
 
     /// Sets the number of unflagged holders of `slot`.
-    fn set_nhold(&mut self, slot: usize, n: u32) {
-        self.nhold[slot] = n;
+    fn set_holders(&mut self, slot: usize, n: u32) {
+        self.holders[slot] = n;
         self.holding.set(slot, n > 0);
         self.counts_moved(slot);
     }
@@ -1064,18 +1067,18 @@ impl Allocator {
     /// holders' plus one, while it waits); the lottery's trees keep the weights
     /// of the waiting shares.
     fn counts_moved(&mut self, slot: usize) {
-        let (nwait, nhold) = (self.nwait[slot], self.nhold[slot]);
-        self.ndemand[slot] = nwait + nhold + self.slots[slot].flagged;
+        let (waiting, holders) = (self.waiting[slot], self.holders[slot]);
+        self.demand[slot] = waiting + holders + self.slots[slot].flagged;
         match &mut self.policy {
-            Policy::Stride(s) => s.set_waiting(slot, if nwait > 0 { nhold + 1 } else { 0 }),
-            Policy::Lottery(l) => l.set_counts(slot, nwait, nhold),
+            Policy::Stride(s) => s.set_waiting(slot, if waiting > 0 { holders + 1 } else { 0 }),
+            Policy::Lottery(l) => l.set_counts(slot, waiting, holders),
         }
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
         self.workers[w.index()] = Worker::Waiting { slot };
-        self.slots[slot].waiting.push_back(w);
-        self.set_nwait(slot, self.nwait[slot] + 1);
+        self.slots[slot].queue.push_back(w);
+        self.set_waiting(slot, self.waiting[slot] + 1);
         self.slots[slot].stats.parks += 1;
     }
 
@@ -1088,8 +1091,8 @@ impl Allocator {
             // Its core was given up for it while its thread was off the processor
             // (see `Permits`' `give_up_for_off_core`), and it ran out of work before
             // its safe point: it leaves the queue instead.
-            self.slots[slot].waiting.retain(|&x| x != w);
-            self.set_nwait(slot, self.nwait[slot] - 1);
+            self.slots[slot].queue.retain(|&x| x != w);
+            self.set_waiting(slot, self.waiting[slot] - 1);
             self.workers[w.index()] = Worker::Idle;
             let share = self.tree.id_at(slot).expect("a waiter's share is live");
             return self.leave(share, slot, now);
@@ -1117,12 +1120,12 @@ impl Allocator {
     /// Returns the workers granted a core.
     fn leave(&mut self, share: ShareId, slot: usize, now: u64) -> Vec<WorkerId> {
         let removed = self.tree.add_demand(share, -1);
-        self.demand_moved = true;
+        self.tickets_behind_demands = true;
         let last = removed.is_empty() && self.tree.node(share).demand == 0;
         if !removed.is_empty() || last {
             self.forget(&removed);
         } else {
-            self.capped_dirty = true;
+            self.capped_stale = true;
         }
         if last {
             if let Policy::Lottery(l) = &mut self.policy {
@@ -1172,7 +1175,7 @@ impl Allocator {
         let claimant = (self.claimants.as_slice().iter().copied())
             .filter(|&c| {
                 let s = &self.slots[c];
-                !lends && c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
+                !lends && c != slot && s.claims > 0 && now < s.claim_until && self.waiting[c] == 0
             })
             .min();
         if let Some(claimant) = claimant {
@@ -1218,7 +1221,7 @@ impl Allocator {
                 self.slots[slot].flagged -= 1;
                 self.slots[slot].unflagged.insert(w.0);
                 self.in_flight -= 1;
-                self.set_nhold(slot, self.nhold[slot] + 1);
+                self.set_holders(slot, self.holders[slot] + 1);
             }
         }
     }
@@ -1235,7 +1238,7 @@ impl Allocator {
             self.counts_moved(slot);
         } else {
             self.slots[slot].unflagged.remove(&w.0);
-            self.set_nhold(slot, self.nhold[slot] - 1);
+            self.set_holders(slot, self.holders[slot] - 1);
         }
         if let Ok(i) = self.holder_set.binary_search(&w.0) {
             self.holder_set.remove(i);
@@ -1260,7 +1263,7 @@ impl Allocator {
     }
 
     /// The workers holding a core.
-    pub(crate) fn holders(&self) -> impl Iterator<Item = WorkerId> + '_ {
+    pub(crate) fn holding_workers(&self) -> impl Iterator<Item = WorkerId> + '_ {
         (0..self.workers.len())
             .filter(|&i| matches!(self.workers[i], Worker::Holding { .. }))
             .map(|i| WorkerId(i as u32))
@@ -1290,8 +1293,8 @@ impl Allocator {
 
     /// Charges holder `w` for the time since it was last charged.
     fn charge(&mut self, w: WorkerId, now: u64) {
-        if let Some(ent) = self.advance(w, now) {
-            self.policy.ledger_mut().bound(ent);
+        if let Some(ticket_ent) = self.advance(w, now) {
+            self.policy.ledger_mut().bound(ticket_ent);
         }
     }
 
@@ -1314,10 +1317,12 @@ impl Allocator {
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
         let quanta = dt as f64 / self.quantum_nanos as f64;
-        let ent = self.ticket_ent[slot];
+        let ticket_ent = self.ticket_ent[slot];
         let total = self.ticket_total;
-        self.policy.ledger_mut().advance(slot, quanta, ent, total);
-        Some(ent)
+        self.policy
+            .ledger_mut()
+            .advance(slot, quanta, ticket_ent, total);
+        Some(ticket_ent)
     }
 
     /// Charges every holder up to `now` (before the entitlements change, so that
@@ -1348,13 +1353,13 @@ impl Allocator {
             // Settled at this time already (several decisions come at the same
             // moment): each holder would be charged nothing. Only the bounds
             // remain, as after charging a share entitled to some cores.
-            let ent = |&i: &u32| match self.workers[i as usize] {
+            let entitled = |&i: &u32| match self.workers[i as usize] {
                 Worker::Holding { slot, since, .. } if since != PENDING => {
                     self.ticket_ent[slot] > 0.0
                 }
                 _ => false,
             };
-            if self.holder_set.iter().any(ent) {
+            if self.holder_set.iter().any(entitled) {
                 self.policy.ledger_mut().bound(1.0);
             }
             return;
@@ -1378,10 +1383,10 @@ impl Allocator {
             *since = t.max(*since);
             let slot = *slot;
             self.slots[slot].stats.core_nanos += dt;
-            let ent = self.ticket_ent[slot];
-            ledger.accrue(slot, dt as f64 / quantum, ent, total);
-            if ent > 0.0 {
-                bound = ent;
+            let ticket_ent = self.ticket_ent[slot];
+            ledger.accrue(slot, dt as f64 / quantum, ticket_ent, total);
+            if ticket_ent > 0.0 {
+                bound = ticket_ent;
             }
         }
         ledger.accrued();
@@ -1413,9 +1418,9 @@ impl Allocator {
         holders.clear();
         holders.extend(self.holder_set.iter().map(|&i| i as usize));
         for &i in &holders {
-            if let Some(ent) = self.advance(WorkerId(i as u32), now) {
-                if ent > 0.0 {
-                    bound = ent;
+            if let Some(ticket_ent) = self.advance(WorkerId(i as u32), now) {
+                if ticket_ent > 0.0 {
+                    bound = ticket_ent;
                 }
             }
         }
@@ -1447,11 +1452,11 @@ impl Allocator {
                 }
             }
             let w = self.slots[slot]
-                .waiting
+                .queue
                 .pop_front()
                 .expect("picked share waits");
-            self.set_nwait(slot, self.nwait[slot] - 1);
-            self.set_nhold(slot, self.nhold[slot] + 1);
+            self.set_waiting(slot, self.waiting[slot] - 1);
+            self.set_holders(slot, self.holders[slot] + 1);
             self.slots[slot].unflagged.insert(w.0);
             if let Err(i) = self.holder_set.binary_search(&w.0) {
                 self.holder_set.insert(i, w.0);
@@ -1485,7 +1490,7 @@ impl Allocator {
             return None;
         }
         let kept = self.kept.as_slice().iter().copied();
-        kept.filter(|&s| self.slots[s].held > 0 && self.nwait[s] > 0)
+        kept.filter(|&s| self.slots[s].held > 0 && self.waiting[s] > 0)
             .min()
     }
 
@@ -1520,9 +1525,9 @@ impl Allocator {
         self.settle(now);
         // Every holder is charged up to now: the entitlements may follow the
         // demands.
-        if std::mem::take(&mut self.demand_moved) {
-            self.dirty = true;
-            self.follow_demands = true;
+        if std::mem::take(&mut self.tickets_behind_demands) {
+            self.tickets_stale = true;
+            self.fresh_follows_demands = true;
         }
         self.preempt(None)
     }
@@ -1570,9 +1575,9 @@ impl Allocator {
                 granted,
             };
         }
-        self.set_nwait(slot, self.nwait[slot] + n);
+        self.set_waiting(slot, self.waiting[slot] + n);
         let flagged = self.preempt(Some(slot));
-        self.set_nwait(slot, self.nwait[slot] - n);
+        self.set_waiting(slot, self.waiting[slot] - n);
         let s = &mut self.slots[slot];
         s.claims += flagged.len() as u32;
         self.claimants.set(slot, s.claims > 0);
@@ -1592,7 +1597,7 @@ impl Allocator {
     /// another share waits for one and none of its own does (else it goes to a
     /// waiter at once, as the policy picks).
     fn hold_for(&mut self, slot: usize, now: u64, nanos: u64) {
-        if nanos == 0 || self.nwait[slot] > 0 || self.free <= self.held {
+        if nanos == 0 || self.waiting[slot] > 0 || self.free <= self.held {
             return;
         }
         if self.waiters.is_empty() {
@@ -1712,7 +1717,7 @@ impl Allocator {
             *flagged = true;
         }
         self.slots[slot].flagged += 1;
-        self.set_nhold(slot, self.nhold[slot] - 1);
+        self.set_holders(slot, self.holders[slot] - 1);
         self.in_flight += 1;
         WorkerId(i as u32)
     }
@@ -1736,7 +1741,7 @@ impl Allocator {
         // Workers of shares at their ceiling wait whatever is free.
         let waiting: usize = (self.slots.iter().enumerate())
             .filter(|&(i, _)| !self.ceiling_reached(i, 0))
-            .map(|(_, s)| s.waiting.len())
+            .map(|(_, s)| s.queue.len())
             .sum();
         assert!(
             self.free == self.held || waiting == 0,
@@ -1760,20 +1765,20 @@ impl Allocator {
             self.check_ceilings();
         }
         #[cfg(test)]
-        if let (Policy::Stride(s), false) = (&self.policy, self.dirty) {
+        if let (Policy::Stride(s), false) = (&self.policy, self.tickets_stale) {
             s.check_table(&view!(self));
         }
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
             assert_eq!(
-                s.waiting.len() as u32,
-                self.nwait[i],
+                s.queue.len() as u32,
+                self.waiting[i],
                 "waiting count of slot {i}"
             );
-            let d = self.nwait[i] + self.nhold[i] + s.flagged;
+            let d = self.waiting[i] + self.holders[i] + s.flagged;
             assert_eq!(d, live, "demand of slot {i} out of step");
             assert!(
-                s.held == 0 || self.nwait[i] == 0 || self.ceiling_reached(i, 0),
+                s.held == 0 || self.waiting[i] == 0 || self.ceiling_reached(i, 0),
                 "slot {i} waits by a kept core"
             );
         }
@@ -1792,9 +1797,9 @@ impl Allocator {
             self.tree.check_counts();
             let n = self.slots.len();
             self.waiters
-                .check(n, |s| self.nwait[s] > 0, "waiting shares");
+                .check(n, |s| self.waiting[s] > 0, "waiting shares");
             self.holding
-                .check(n, |s| self.nhold[s] > 0, "holding shares");
+                .check(n, |s| self.holders[s] > 0, "holding shares");
             self.kept.check(n, |s| self.slots[s].held > 0, "kept cores");
             let lingering = |s: usize| self.slots[s].idle_since.is_some();
             self.lingerers.check(n, lingering, "lingering shares");
@@ -1900,10 +1905,10 @@ fn memory_quanta(quantum_nanos: u64) -> f64 {
 }
 
 /// The index of the largest entitlement, if it is larger than every other.
-fn top_slot(ent: &[f64]) -> Option<usize> {
+fn top_slot(ticket_ent: &[f64]) -> Option<usize> {
     let mut top = None;
     let mut most = 0.0;
-    for (slot, &e) in ent.iter().enumerate() {
+    for (slot, &e) in ticket_ent.iter().enumerate() {
         if e > most {
             (top, most) = (Some(slot), e);
         } else if e == most {
