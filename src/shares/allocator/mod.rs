@@ -27,35 +27,10 @@ use super::slot_set::SlotSet;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
-/// A worker thread known to the allocator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct WorkerId(u32);
+mod workers;
 
-impl WorkerId {
-    pub(crate) fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The worker whose [`WorkerId::index`] is `i`.
-    pub(crate) fn from_index(i: usize) -> Self {
-        WorkerId(i as u32)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Worker {
-    Idle,
-    Waiting {
-        slot: usize,
-    },
-    Holding {
-        slot: usize,
-        /// The worker's time when it was last charged ([`PENDING`]: granted, not
-        /// yet running).
-        since: u64,
-        flagged: bool,
-    },
-}
+pub(crate) use workers::WorkerId;
+use workers::{PENDING, Worker, Workers};
 
 /// Per-share scheduling state, indexed by tree slot.
 #[derive(Debug, Default)]
@@ -205,17 +180,10 @@ pub(crate) struct Allocator {
     /// stride policy never waits for them.
     capped_stale: bool,
     scratch: Scratch,
-    workers: Vec<Worker>,
-    /// Ids of removed workers, for reuse.
-    free_workers: Vec<WorkerId>,
+    workers: Workers,
     policy: Policy,
     /// How long a share whose demand fell to zero still counts as active.
     activity_memory: u64,
-    /// Charge each worker by its own clock (its CPU time, noted by the permits
-    /// with [`Allocator::note_time`]) rather than by `now`.
-    own_clocks: bool,
-    /// Each worker's clock at its last reading (with `own_clocks`).
-    times: Vec<u64>,
     /// How long a core given back while another share waits stays kept for its
     /// share (see [`Config::hold_nanos`]).
     hold_nanos: u64,
@@ -237,20 +205,6 @@ pub(crate) struct Allocator {
     /// decision does not look at them.
     lingering_until: u64,
     claimants: SlotSet,
-    /// The workers holding a core (indices, sorted: they are charged in this
-    /// order). A sorted vector rather than a tree: a settle walks it whole, and
-    /// a grant or give-back moves at most a few hundred indices.
-    holder_set: Vec<u32>,
-    /// Charge the holders one by one at a settle, each with the ledger's whole
-    /// [`Stride::advance`] (tests compare the decisions either way).
-    #[cfg(test)]
-    settle_one_by_one: bool,
-    /// The time of the last settle, while every holder has been charged up to
-    /// it (none granted since at an earlier time; charging by `now` only): a
-    /// settle at that time again would charge nobody anything.
-    settled_at: Option<u64>,
-    /// When every holder was last charged (see [`Allocator::settle_lazily`]).
-    last_settle: u64,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
     /// While some share has a ceiling: the cores each slot's subtree holds
@@ -272,10 +226,6 @@ pub(crate) struct Anticipated {
     /// Waiters granted a core (one whose hold lapsed).
     pub(crate) granted: Vec<WorkerId>,
 }
-
-/// `since` of a holder granted a core that does not run yet: charged from its
-/// first reading on.
-const PENDING: u64 = u64::MAX;
 
 /// Settings of an allocator.
 #[derive(Debug, Clone, Copy)]
@@ -352,12 +302,9 @@ impl Allocator {
             fresh_follows_demands: false,
             capped_stale: false,
             scratch: Scratch::default(),
-            workers: Vec::new(),
-            free_workers: Vec::new(),
+            workers: Workers::new(config.own_clocks),
             policy,
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
-            own_clocks: config.own_clocks,
-            times: Vec::new(),
             // Never longer than a quantum (a pool with short quanta wants quick
             // hand-overs).
             hold_nanos: config.hold_nanos.min(config.quantum_nanos),
@@ -369,11 +316,6 @@ impl Allocator {
             lingerers: SlotSet::default(),
             lingering_until: u64::MAX,
             claimants: SlotSet::default(),
-            holder_set: Vec::new(),
-            #[cfg(test)]
-            settle_one_by_one: false,
-            settled_at: None,
-            last_settle: 0,
             scratch_list: Vec::new(),
             sub_hold: Vec::new(),
             hidden: Vec::new(),
@@ -463,11 +405,13 @@ impl Allocator {
     pub(crate) fn uncharged_nanos(&self, share: ShareId, now: u64) -> u64 {
         let held = |(i, w): (usize, &Worker)| match *w {
             Worker::Holding { slot, since, .. } if slot == share.index() && since != PENDING => {
-                self.time(WorkerId(i as u32), now).saturating_sub(since)
+                self.workers
+                    .time(WorkerId(i as u32), now)
+                    .saturating_sub(since)
             }
             _ => 0,
         };
-        self.workers.iter().enumerate().map(held).sum()
+        self.workers.states.iter().enumerate().map(held).sum()
     }
 
     /// Whether the pool has any share besides itself (else nothing competes).
@@ -608,15 +552,15 @@ impl Allocator {
         // Holders already asked count: they give their core back while an
         // excess lasts (see `yield_core`).
         let mut flagged = Vec::new();
-        let mut k = self.holder_set.len();
+        let mut k = self.workers.holder_set.len();
         while self.in_flight < self.excess && k > 0 {
             k -= 1;
-            let i = self.holder_set[k] as usize;
+            let i = self.workers.holder_set[k] as usize;
             if let Worker::Holding {
                 slot,
                 flagged: false,
                 ..
-            } = self.workers[i]
+            } = self.workers.states[i]
             {
                 // This very holder (`flag_one` takes the lowest of its slot).
                 self.slots[slot].unflagged.remove(&(i as u32));
@@ -670,9 +614,9 @@ impl Allocator {
     /// Counts the cores each slot's subtree holds, from the holders.
     fn recount_sub_hold(&mut self) {
         self.sub_hold.iter_mut().for_each(|h| *h = 0);
-        for k in 0..self.holder_set.len() {
-            let i = self.holder_set[k] as usize;
-            if let Worker::Holding { slot, .. } = self.workers[i] {
+        for k in 0..self.workers.holder_set.len() {
+            let i = self.workers.holder_set[k] as usize;
+            if let Worker::Holding { slot, .. } = self.workers.states[i] {
                 self.add_sub_hold(slot, 1);
             }
         }
@@ -903,43 +847,38 @@ impl Allocator {
     // ----- workers -----
 
     pub(crate) fn add_worker(&mut self) -> WorkerId {
-        if let Some(w) = self.free_workers.pop() {
-            return w;
-        }
-        self.workers.push(Worker::Idle);
-        self.times.push(0);
-        WorkerId((self.workers.len() - 1) as u32)
+        self.workers.add()
     }
 
     /// Worker `w`'s clock at its last reading (for tests).
     #[cfg(test)]
     pub(crate) fn noted_time(&self, w: WorkerId) -> u64 {
-        self.times[w.index()]
+        self.workers.times[w.index()]
     }
 
     /// Number of worker ids ever handed out (live or free).
     #[cfg(test)]
     pub(crate) fn worker_slots(&self) -> usize {
-        self.workers.len()
+        self.workers.states.len()
     }
 
     /// Forgets an idle worker (its thread exited); its id may be reused.
     pub(crate) fn remove_worker(&mut self, w: WorkerId) {
         assert_eq!(
-            self.workers[w.index()],
+            self.workers.states[w.index()],
             Worker::Idle,
             "prorata: removing a busy worker"
         );
-        self.free_workers.push(w);
+        self.workers.free_ids.push(w);
     }
 
     pub(crate) fn is_holding(&self, w: WorkerId) -> bool {
-        matches!(self.workers[w.index()], Worker::Holding { .. })
+        matches!(self.workers.states[w.index()], Worker::Holding { .. })
     }
 
     pub(crate) fn is_flagged(&self, w: WorkerId) -> bool {
         matches!(
-            self.workers[w.index()],
+            self.workers.states[w.index()],
             Worker::Holding { flagged: true, .. }
         )
     }
@@ -948,7 +887,7 @@ impl Allocator {
     /// `w` itself: a free permit means nobody else waits).
     pub(crate) fn request(&mut self, w: WorkerId, share: ShareId, now: u64) -> Vec<WorkerId> {
         assert_eq!(
-            self.workers[w.index()],
+            self.workers.states[w.index()],
             Worker::Idle,
             "prorata: worker asks twice"
         );
@@ -1076,7 +1015,7 @@ impl Allocator {
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
-        self.workers[w.index()] = Worker::Waiting { slot };
+        self.workers.states[w.index()] = Worker::Waiting { slot };
         self.slots[slot].queue.push_back(w);
         self.set_waiting(slot, self.waiting[slot] + 1);
         self.slots[slot].stats.parks += 1;
@@ -1087,13 +1026,13 @@ impl Allocator {
     pub(crate) fn release(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
         self.expire(now);
         self.lapse_holds(now);
-        if let Worker::Waiting { slot } = self.workers[w.index()] {
+        if let Worker::Waiting { slot } = self.workers.states[w.index()] {
             // Its core was given up for it while its thread was off the processor
             // (see `Permits`' `give_up_for_off_core`), and it ran out of work before
             // its safe point: it leaves the queue instead.
             self.slots[slot].queue.retain(|&x| x != w);
             self.set_waiting(slot, self.waiting[slot] - 1);
-            self.workers[w.index()] = Worker::Idle;
+            self.workers.states[w.index()] = Worker::Idle;
             let share = self.tree.id_at(slot).expect("a waiter's share is live");
             return self.leave(share, slot, now);
         }
@@ -1150,12 +1089,12 @@ impl Allocator {
     /// core goes to whom the policy picks (maybe `w` itself). Returns the workers
     /// granted.
     pub(crate) fn yield_core(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
-        if matches!(self.workers[w.index()], Worker::Waiting { .. }) {
+        if matches!(self.workers.states[w.index()], Worker::Waiting { .. }) {
             // Its core was given up for it while its thread was off the processor
             // (see `Permits`' `give_up_for_off_core`): it waits in the queue already.
             return Vec::new();
         }
-        let Worker::Holding { slot, .. } = self.workers[w.index()] else {
+        let Worker::Holding { slot, .. } = self.workers.states[w.index()] else {
             panic!("prorata: yield by a worker without a core");
         };
         self.expire(now);
@@ -1214,7 +1153,7 @@ impl Allocator {
     }
 
     fn unflag(&mut self, w: WorkerId) {
-        if let Worker::Holding { slot, flagged, .. } = &mut self.workers[w.index()] {
+        if let Worker::Holding { slot, flagged, .. } = &mut self.workers.states[w.index()] {
             if *flagged {
                 *flagged = false;
                 let slot = *slot;
@@ -1229,7 +1168,7 @@ impl Allocator {
     /// Charges `w`'s held time, frees its permit; returns its share's slot.
     fn give_back(&mut self, w: WorkerId, now: u64) -> usize {
         self.charge(w, now);
-        let Worker::Holding { slot, flagged, .. } = self.workers[w.index()] else {
+        let Worker::Holding { slot, flagged, .. } = self.workers.states[w.index()] else {
             panic!("prorata: release by a worker without a core");
         };
         if flagged {
@@ -1240,10 +1179,10 @@ impl Allocator {
             self.slots[slot].unflagged.remove(&w.0);
             self.set_holders(slot, self.holders[slot] - 1);
         }
-        if let Ok(i) = self.holder_set.binary_search(&w.0) {
-            self.holder_set.remove(i);
+        if let Ok(i) = self.workers.holder_set.binary_search(&w.0) {
+            self.workers.holder_set.remove(i);
         }
-        self.workers[w.index()] = Worker::Idle;
+        self.workers.states[w.index()] = Worker::Idle;
         if self.excess > 0 {
             // The cores were lowered below the holders: this one vanishes.
             self.excess -= 1;
@@ -1259,30 +1198,21 @@ impl Allocator {
     /// Notes worker `w`'s own clock (its CPU time), for a pool that charges by
     /// them.
     pub(crate) fn note_time(&mut self, w: WorkerId, t: u64) {
-        self.times[w.index()] = t;
+        self.workers.times[w.index()] = t;
     }
 
     /// The workers holding a core.
     pub(crate) fn holding_workers(&self) -> impl Iterator<Item = WorkerId> + '_ {
-        (0..self.workers.len())
-            .filter(|&i| matches!(self.workers[i], Worker::Holding { .. }))
+        (0..self.workers.states.len())
+            .filter(|&i| matches!(self.workers.states[i], Worker::Holding { .. }))
             .map(|i| WorkerId(i as u32))
-    }
-
-    /// Worker `w`'s time now: its own clock, or `now`.
-    fn time(&self, w: WorkerId, now: u64) -> u64 {
-        if self.own_clocks {
-            self.times[w.index()]
-        } else {
-            now
-        }
     }
 
     /// Holder `w` starts running at `now`: it is charged from then on, not
     /// from its grant (a no-op for a worker not holding a core).
     pub(crate) fn start_clock(&mut self, w: WorkerId, now: u64) {
-        let t = self.time(w, now);
-        if let Worker::Holding { since, .. } = &mut self.workers[w.index()] {
+        let t = self.workers.time(w, now);
+        if let Worker::Holding { since, .. } = &mut self.workers.states[w.index()] {
             *since = if *since == PENDING {
                 t
             } else {
@@ -1305,8 +1235,8 @@ impl Allocator {
             return None;
         }
         self.fresh();
-        let t = self.time(w, now);
-        let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
+        let t = self.workers.time(w, now);
+        let Worker::Holding { slot, since, .. } = &mut self.workers.states[w.index()] else {
             return None;
         };
         if *since == PENDING {
@@ -1340,45 +1270,49 @@ impl Allocator {
     /// (several decisions come at the same moment: in a simulated server, most
     /// settles) charges nobody anything and applies the bounds only.
     fn settle(&mut self, now: u64) {
-        self.last_settle = now;
+        self.workers.last_settle = now;
         #[cfg(test)]
-        if self.settle_one_by_one {
+        if self.workers.settle_one_by_one {
             return self.settle_each(now);
         }
-        if self.holder_set.is_empty() {
+        if self.workers.holder_set.is_empty() {
             return;
         }
         self.fresh();
-        if self.settled_at == Some(now) {
+        if self.workers.settled_at == Some(now) {
             // Settled at this time already (several decisions come at the same
             // moment): each holder would be charged nothing. Only the bounds
             // remain, as after charging a share entitled to some cores.
-            let entitled = |&i: &u32| match self.workers[i as usize] {
+            let entitled = |&i: &u32| match self.workers.states[i as usize] {
                 Worker::Holding { slot, since, .. } if since != PENDING => {
                     self.ticket_ent[slot] > 0.0
                 }
                 _ => false,
             };
-            if self.holder_set.iter().any(entitled) {
+            if self.workers.holder_set.iter().any(entitled) {
                 self.policy.ledger_mut().bound(1.0);
             }
             return;
         }
-        self.settled_at = (!self.own_clocks).then_some(now);
+        self.workers.settled_at = (!self.workers.own_clocks).then_some(now);
         let quantum = self.quantum_nanos as f64;
         let total = self.ticket_total;
-        let own_clocks = self.own_clocks;
+        let own_clocks = self.workers.own_clocks;
         let ledger = self.policy.ledger_mut();
         let mut bound = 0.0;
-        for &i in &self.holder_set {
+        for &i in &self.workers.holder_set {
             let i = i as usize;
-            let Worker::Holding { slot, since, .. } = &mut self.workers[i] else {
+            let Worker::Holding { slot, since, .. } = &mut self.workers.states[i] else {
                 continue;
             };
             if *since == PENDING {
                 continue;
             }
-            let t = if own_clocks { self.times[i] } else { now };
+            let t = if own_clocks {
+                self.workers.times[i]
+            } else {
+                now
+            };
             let dt = t.saturating_sub(*since);
             *since = t.max(*since);
             let slot = *slot;
@@ -1404,7 +1338,7 @@ impl Allocator {
     /// ceiling always settle.
     fn settle_lazily(&mut self, now: u64) {
         let slack = (self.quantum_nanos as f64 * SETTLE_SLACK) as u64;
-        if now >= self.last_settle.saturating_add(slack) || now < self.last_settle {
+        if now >= self.workers.last_settle.saturating_add(slack) || now < self.workers.last_settle {
             self.settle(now);
         }
     }
@@ -1416,7 +1350,7 @@ impl Allocator {
         let mut bound = 0.0;
         let mut holders = std::mem::take(&mut self.scratch_list);
         holders.clear();
-        holders.extend(self.holder_set.iter().map(|&i| i as usize));
+        holders.extend(self.workers.holder_set.iter().map(|&i| i as usize));
         for &i in &holders {
             if let Some(ticket_ent) = self.advance(WorkerId(i as u32), now) {
                 if ticket_ent > 0.0 {
@@ -1432,7 +1366,7 @@ impl Allocator {
     /// (tests compare the decisions either way).
     #[cfg(test)]
     pub(crate) fn settle_one_by_one(&mut self) {
-        self.settle_one_by_one = true;
+        self.workers.settle_one_by_one = true;
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -1458,17 +1392,21 @@ impl Allocator {
             self.set_waiting(slot, self.waiting[slot] - 1);
             self.set_holders(slot, self.holders[slot] + 1);
             self.slots[slot].unflagged.insert(w.0);
-            if let Err(i) = self.holder_set.binary_search(&w.0) {
-                self.holder_set.insert(i, w.0);
+            if let Err(i) = self.workers.holder_set.binary_search(&w.0) {
+                self.workers.holder_set.insert(i, w.0);
             }
             self.slots[slot].stats.grants += 1;
             self.free -= 1;
-            let since = if self.own_clocks { PENDING } else { now };
-            if self.settled_at.is_some_and(|t| t > now) {
+            let since = if self.workers.own_clocks {
+                PENDING
+            } else {
+                now
+            };
+            if self.workers.settled_at.is_some_and(|t| t > now) {
                 // Granted before the last settle's time: owes that time.
-                self.settled_at = None;
+                self.workers.settled_at = None;
             }
-            self.workers[w.index()] = Worker::Holding {
+            self.workers.states[w.index()] = Worker::Holding {
                 slot,
                 since,
                 flagged: false,
@@ -1713,7 +1651,7 @@ impl Allocator {
     /// Asks holder `i` of `slot`, already taken off the slot's unflagged holders,
     /// to give its core back.
     fn flag_holder(&mut self, slot: usize, i: usize) -> WorkerId {
-        if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
+        if let Worker::Holding { flagged, .. } = &mut self.workers.states[i] {
             *flagged = true;
         }
         self.slots[slot].flagged += 1;
@@ -1726,6 +1664,7 @@ impl Allocator {
     pub(crate) fn check(&self) {
         let held = self
             .workers
+            .states
             .iter()
             .filter(|w| matches!(w, Worker::Holding { .. }))
             .count() as u32;
@@ -1806,17 +1745,17 @@ impl Allocator {
             self.claimants
                 .check(n, |s| self.slots[s].claims > 0, "claims");
         }
-        let holding = |i: usize| matches!(self.workers[i], Worker::Holding { .. });
-        let holders = (0..self.workers.len()).filter(|&i| holding(i));
+        let holding = |i: usize| matches!(self.workers.states[i], Worker::Holding { .. });
+        let holders = (0..self.workers.states.len()).filter(|&i| holding(i));
         assert!(
             holders
                 .map(|i| i as u32)
-                .eq(self.holder_set.iter().copied()),
+                .eq(self.workers.holder_set.iter().copied()),
             "holders out of step"
         );
         for (slot, s) in self.slots.iter().enumerate() {
-            let unflagged = (0..self.workers.len()).filter(|&i| {
-                matches!(self.workers[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
+            let unflagged = (0..self.workers.states.len()).filter(|&i| {
+                matches!(self.workers.states[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
             });
             assert!(
                 unflagged.map(|i| i as u32).eq(s.unflagged.iter().copied()),
@@ -1832,7 +1771,7 @@ impl Allocator {
     fn check_ceilings(&self) {
         let mut count = vec![0u32; self.sub_hold.len()];
         let mut unflagged = vec![0u32; self.sub_hold.len()];
-        for w in &self.workers {
+        for w in &self.workers.states {
             if let Worker::Holding { slot, flagged, .. } = *w {
                 let mut at = Some(slot as u32);
                 while let Some(i) = at {
