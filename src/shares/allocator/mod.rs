@@ -27,8 +27,10 @@ use super::slot_set::SlotSet;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
+mod core_permits;
 mod workers;
 
+use core_permits::CorePermits;
 pub(crate) use workers::WorkerId;
 use workers::{PENDING, Worker, Workers};
 
@@ -114,7 +116,7 @@ macro_rules! view {
             demand: &$a.demand,
             waiting: &$a.waiting,
             holders: &$a.holders,
-            in_flight: $a.in_flight,
+            in_flight: $a.permits.in_flight,
             waiters: $a.waiters.as_slice(),
             holding: $a.holding.as_slice(),
         }
@@ -131,11 +133,7 @@ enum Policy {
 #[derive(Debug)]
 pub(crate) struct Allocator {
     tree: ShareTree,
-    cores: u32,
-    free: u32,
-    /// Holders beyond `cores` after the cores were lowered: the next cores given
-    /// back vanish instead of coming free (see [`Allocator::set_cores`]).
-    excess: u32,
+    permits: CorePermits,
     quantum_nanos: u64,
     slots: Vec<Slot>,
     /// Workers waiting, per slot (the policies' view).
@@ -189,9 +187,6 @@ pub(crate) struct Allocator {
     hold_nanos: u64,
     /// Free cores kept for some share (the sum of the slots' `held`).
     held: u32,
-    /// Holders asked to give their core back, not yet gone (the sum of the
-    /// slots' `flagged`).
-    in_flight: u32,
     /// The slots with waiting workers (`waiting` > 0), with unflagged holders
     /// (`holders` > 0), with kept cores (`held` > 0), lingering (`idle_since`
     /// set), with claims (`claims` > 0): kept up to date so that a decision
@@ -282,9 +277,7 @@ impl Allocator {
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),
-            cores: config.cores,
-            free: config.cores,
-            excess: 0,
+            permits: CorePermits::new(config.cores),
             quantum_nanos: config.quantum_nanos.max(1),
             slots: Vec::new(),
             waiting: Vec::new(),
@@ -309,7 +302,6 @@ impl Allocator {
             // hand-overs).
             hold_nanos: config.hold_nanos.min(config.quantum_nanos),
             held: 0,
-            in_flight: 0,
             waiters: SlotSet::default(),
             holding: SlotSet::default(),
             kept: SlotSet::default(),
@@ -330,7 +322,7 @@ impl Allocator {
     }
 
     pub(crate) fn cores(&self) -> u32 {
-        self.cores
+        self.permits.cores
     }
 
     pub(crate) fn quantum_nanos(&self) -> u64 {
@@ -355,7 +347,7 @@ impl Allocator {
     /// ```
     pub(crate) fn turn_nanos(&self) -> u64 {
         let active = u64::from(self.tree.active_shares().max(1));
-        let fair = ROUND_NANOS.saturating_mul(u64::from(self.cores)) / active;
+        let fair = ROUND_NANOS.saturating_mul(u64::from(self.permits.cores)) / active;
         fair.clamp(MIN_TURN_NANOS.min(self.quantum_nanos), self.quantum_nanos)
     }
 
@@ -369,7 +361,7 @@ impl Allocator {
     /// Computes into `s.out` the demand-capped entitlements of every slot now,
     /// leaving the allocator's own (and the policy's view of them) alone.
     pub(crate) fn entitlements_into(&self, s: &mut Scratch) {
-        entitlements(&self.tree, f64::from(self.cores), s);
+        entitlements(&self.tree, f64::from(self.permits.cores), s);
     }
 
     /// Cores `share`'s tickets are worth among the active shares now (what the
@@ -381,13 +373,13 @@ impl Allocator {
         if !self.tickets_stale {
             return self.ticket_ent.get(slot).copied().unwrap_or(0.0);
         }
-        ticket_entitlements(&self.tree, f64::from(self.cores), s);
+        ticket_entitlements(&self.tree, f64::from(self.permits.cores), s);
         s.out.get(slot).copied().unwrap_or(0.0)
     }
 
     /// Free cores that are kept for no share: a worker asking now would get one.
     pub(crate) fn unclaimed_cores(&self) -> u32 {
-        self.free.saturating_sub(self.held)
+        self.permits.free.saturating_sub(self.held)
     }
 
     /// Whether `share` is still in the tree (a retired share leaves once empty).
@@ -519,25 +511,25 @@ impl Allocator {
     /// the holders newly asked to give theirs back.
     pub(crate) fn set_cores(&mut self, cores: u32, now: u64) -> (Vec<WorkerId>, Vec<WorkerId>) {
         let cores = cores.max(1);
-        if cores == self.cores {
+        if cores == self.permits.cores {
             return (Vec::new(), Vec::new());
         }
         self.expire(now);
         self.lapse_holds(now);
         // The entitlements change with the cores: charge the time before.
         self.settle(now);
-        if cores > self.cores {
-            let add = cores - self.cores;
-            let paid = add.min(self.excess);
-            self.excess -= paid;
-            self.free += add - paid;
+        if cores > self.permits.cores {
+            let add = cores - self.permits.cores;
+            let paid = add.min(self.permits.excess);
+            self.permits.excess -= paid;
+            self.permits.free += add - paid;
         } else {
-            let remove = self.cores - cores;
-            let from_free = remove.min(self.free);
-            self.free -= from_free;
-            self.excess += remove - from_free;
+            let remove = self.permits.cores - cores;
+            let from_free = remove.min(self.permits.free);
+            self.permits.free -= from_free;
+            self.permits.excess += remove - from_free;
             // Cores kept for a share must be free ones.
-            if self.held > self.free {
+            if self.held > self.permits.free {
                 let kept = self.kept.as_slice().to_vec();
                 for slot in kept {
                     self.slots[slot].held = 0;
@@ -546,14 +538,14 @@ impl Allocator {
                 self.held = 0;
             }
         }
-        self.cores = cores;
+        self.permits.cores = cores;
         self.changed();
         let granted = self.dispatch(now);
         // Holders already asked count: they give their core back while an
         // excess lasts (see `yield_core`).
         let mut flagged = Vec::new();
         let mut k = self.workers.holder_set.len();
-        while self.in_flight < self.excess && k > 0 {
+        while self.permits.in_flight < self.permits.excess && k > 0 {
             k -= 1;
             let i = self.workers.holder_set[k] as usize;
             if let Worker::Holding {
@@ -572,7 +564,7 @@ impl Allocator {
 
     /// Holders beyond the cores, whose cores vanish as they give them back.
     pub(crate) fn excess(&self) -> u32 {
-        self.excess
+        self.permits.excess
     }
 
     /// The most cores `share` (with the shares below it) may hold at once.
@@ -753,7 +745,7 @@ impl Allocator {
         self.fresh();
         self.lingerers.remove(slot);
         self.claimants.remove(slot);
-        self.in_flight -= self.slots[slot].flagged;
+        self.permits.in_flight -= self.slots[slot].flagged;
         // Cores kept for the slot stay kept until they lapse (nobody may be
         // there to hand them out now).
         let (held, hold_until) = (self.slots[slot].held, self.slots[slot].hold_until);
@@ -783,7 +775,7 @@ impl Allocator {
             return;
         }
         self.tickets_stale = false;
-        let cores = f64::from(self.cores);
+        let cores = f64::from(self.permits.cores);
         let mut moved = std::mem::take(&mut self.moved);
         moved.clear();
         let demands = std::mem::take(&mut self.fresh_follows_demands);
@@ -823,7 +815,7 @@ impl Allocator {
             return;
         }
         self.capped_stale = false;
-        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
+        entitlements(&self.tree, f64::from(self.permits.cores), &mut self.scratch);
         std::mem::swap(&mut self.capped_ent, &mut self.scratch.out);
     }
 
@@ -938,7 +930,8 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.free > self.held || self.waiting[slot] == 0 || self.ceiling_reached(slot, 0) {
+        if self.permits.free > self.held || self.waiting[slot] == 0 || self.ceiling_reached(slot, 0)
+        {
             return Vec::new();
         }
         self.expire(now);
@@ -1099,7 +1092,7 @@ impl Allocator {
         };
         self.expire(now);
         self.lapse_holds(now);
-        if self.excess > 0 || self.ceiling_reached(slot, 1) {
+        if self.permits.excess > 0 || self.ceiling_reached(slot, 1) {
             // The pool holds more cores than it has (they were lowered), or its
             // share more than its ceiling: this core goes, and the worker waits
             // until it may have one again.
@@ -1159,7 +1152,7 @@ impl Allocator {
                 let slot = *slot;
                 self.slots[slot].flagged -= 1;
                 self.slots[slot].unflagged.insert(w.0);
-                self.in_flight -= 1;
+                self.permits.in_flight -= 1;
                 self.set_holders(slot, self.holders[slot] + 1);
             }
         }
@@ -1173,7 +1166,7 @@ impl Allocator {
         };
         if flagged {
             self.slots[slot].flagged -= 1;
-            self.in_flight -= 1;
+            self.permits.in_flight -= 1;
             self.counts_moved(slot);
         } else {
             self.slots[slot].unflagged.remove(&w.0);
@@ -1183,12 +1176,7 @@ impl Allocator {
             self.workers.holder_set.remove(i);
         }
         self.workers.states[w.index()] = Worker::Idle;
-        if self.excess > 0 {
-            // The cores were lowered below the holders: this one vanishes.
-            self.excess -= 1;
-        } else {
-            self.free += 1;
-        }
+        self.permits.give_back();
         if self.tree.has_ceilings() {
             self.add_sub_hold(slot, -1);
         }
@@ -1374,7 +1362,7 @@ impl Allocator {
         let mut granted = Vec::new();
         // The waiters of shares at their ceiling get no core, free or not.
         self.hide_capped();
-        while self.free > 0 {
+        while self.permits.free > 0 {
             let Some(slot) = self.pick_kept().or_else(|| self.pick_free()) else {
                 break;
             };
@@ -1396,7 +1384,7 @@ impl Allocator {
                 self.workers.holder_set.insert(i, w.0);
             }
             self.slots[slot].stats.grants += 1;
-            self.free -= 1;
+            self.permits.free -= 1;
             let since = if self.workers.own_clocks {
                 PENDING
             } else {
@@ -1434,7 +1422,7 @@ impl Allocator {
 
     /// The share to get the next free core that is kept for nobody.
     fn pick_free(&mut self) -> Option<usize> {
-        if self.free <= self.held {
+        if self.permits.free <= self.held {
             return None;
         }
         self.pick()
@@ -1489,7 +1477,7 @@ impl Allocator {
         let granted = self.lapse(now);
         let node = self.tree.node(share);
         let capped = self.ceiling_reached(slot, 0);
-        if self.free > self.held || (node.demand == 0 && !node.recent) || capped {
+        if self.permits.free > self.held || (node.demand == 0 && !node.recent) || capped {
             // A free core awaits it; or the share has not run for a while, and
             // competes only once its worker asks.
             return Anticipated {
@@ -1535,7 +1523,7 @@ impl Allocator {
     /// another share waits for one and none of its own does (else it goes to a
     /// waiter at once, as the policy picks).
     fn hold_for(&mut self, slot: usize, now: u64, nanos: u64) {
-        if nanos == 0 || self.waiting[slot] > 0 || self.free <= self.held {
+        if nanos == 0 || self.waiting[slot] > 0 || self.permits.free <= self.held {
             return;
         }
         if self.waiters.is_empty() {
@@ -1656,7 +1644,7 @@ impl Allocator {
         }
         self.slots[slot].flagged += 1;
         self.set_holders(slot, self.holders[slot] - 1);
-        self.in_flight += 1;
+        self.permits.in_flight += 1;
         WorkerId(i as u32)
     }
 
@@ -1669,12 +1657,12 @@ impl Allocator {
             .filter(|w| matches!(w, Worker::Holding { .. }))
             .count() as u32;
         assert_eq!(
-            held + self.free,
-            self.cores + self.excess,
+            held + self.permits.free,
+            self.permits.cores + self.permits.excess,
             "permit lost or duplicated"
         );
         assert!(
-            self.excess == 0 || self.free == 0,
+            self.permits.excess == 0 || self.permits.free == 0,
             "a core free during an excess"
         );
         // Workers of shares at their ceiling wait whatever is free.
@@ -1683,7 +1671,7 @@ impl Allocator {
             .map(|(_, s)| s.queue.len())
             .sum();
         assert!(
-            self.free == self.held || waiting == 0,
+            self.permits.free == self.held || waiting == 0,
             "a core idles while a worker waits"
         );
         assert!(self.hidden.is_empty(), "waiters left hidden");
@@ -1698,7 +1686,7 @@ impl Allocator {
             self.tree.active_shares(),
             "active shares out of step"
         );
-        assert!(self.held <= self.free, "more cores kept than free");
+        assert!(self.held <= self.permits.free, "more cores kept than free");
         self.check_kept_state();
         if self.tree.has_ceilings() {
             self.check_ceilings();
@@ -1730,7 +1718,7 @@ impl Allocator {
     /// worker finds.
     fn check_kept_state(&self) {
         let flagged: u32 = self.slots.iter().map(|s| s.flagged).sum();
-        assert_eq!(flagged, self.in_flight, "holders asked out of step");
+        assert_eq!(flagged, self.permits.in_flight, "holders asked out of step");
         #[cfg(test)]
         {
             self.tree.check_counts();
