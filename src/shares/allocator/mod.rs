@@ -19,7 +19,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use super::accounting::ShareStats;
-use super::entitlement::{Scratch, TicketSplit, entitlements, ticket_entitlements};
+use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
 use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
@@ -28,9 +28,11 @@ use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
 mod core_permits;
+mod entitlements;
 mod workers;
 
 use core_permits::CorePermits;
+use entitlements::Entitlements;
 pub(crate) use workers::WorkerId;
 use workers::{PENDING, Worker, Workers};
 
@@ -73,7 +75,7 @@ struct Slot {
 /// What the policies see when deciding (indexed by tree slot).
 pub(crate) struct View<'a> {
     /// Cores each active share's tickets are worth (0: wants none; see
-    /// [`TicketSplit`]): what the policies charge against.
+    /// [`super::entitlement::TicketSplit`]): what the policies charge against.
     pub(crate) ticket_ent: &'a [f64],
     /// Cores each share is entitled to within the demands (they add up to the
     /// cores in use).
@@ -111,8 +113,8 @@ impl View<'_> {
 macro_rules! view {
     ($a:expr) => {
         View {
-            ticket_ent: &$a.ticket_ent,
-            capped_ent: &$a.capped_ent,
+            ticket_ent: &$a.entitlements.ticket_ent,
+            capped_ent: &$a.entitlements.capped_ent,
             demand: &$a.demand,
             waiting: &$a.waiting,
             holders: &$a.holders,
@@ -142,42 +144,7 @@ pub(crate) struct Allocator {
     holders: Vec<u32>,
     /// Workers holding or waiting, per slot.
     demand: Vec<u32>,
-    /// Cores each share is entitled to within the demands.
-    capped_ent: Vec<f64>,
-    /// Cores each active share's tickets are worth (at the top level as if every
-    /// active share could use all the cores, raised within currencies by their
-    /// levels: see [`TicketSplit`]): what both policies charge against.
-    ticket_ent: Vec<f64>,
-    /// All the cores while a share is active, else 0: what the global pass
-    /// advances against (the top-level parts add up to it, up to rounding;
-    /// `ticket_ent` adds up to it or more).
-    ticket_total: f64,
-    /// The slot with the largest `ticket_ent`, if one is larger than all others
-    /// (found when asked, once after each change).
-    top: Option<usize>,
-    top_stale: bool,
-    /// Keeps `ticket_ent` up to date by the currencies whose split changed.
-    split: TicketSplit,
-    /// Scratch: the ticket entitlements that moved, `(slot, old, new)`.
-    moved: Vec<(usize, f64, f64)>,
-    /// The ticket entitlements are out of date (computed lazily, before they are
-    /// used): which shares are active, their tickets or the lends changed. A
-    /// share's demand moving between two non-zero values leaves them alone.
-    tickets_stale: bool,
-    /// A share's demand moved since the last end of a quantum: the ticket
-    /// entitlements follow the demands at the next (after the holders were
-    /// charged for the time before, at the old rates), not at each change,
-    /// which would cost a settle each and, where it moves a currency's level,
-    /// a retune of every share below it. Changes of who is active are
-    /// followed at once.
-    tickets_behind_demands: bool,
-    /// The next update of the ticket entitlements follows the demands.
-    fresh_follows_demands: bool,
-    /// The demand-capped entitlements (`capped_ent`) are out of date: any demand changed.
-    /// Only the lottery decides with them (and `entitlement` reads them), so the
-    /// stride policy never waits for them.
-    capped_stale: bool,
-    scratch: Scratch,
+    entitlements: Entitlements,
     workers: Workers,
     policy: Policy,
     /// How long a share whose demand fell to zero still counts as active.
@@ -283,18 +250,7 @@ impl Allocator {
             waiting: Vec::new(),
             holders: Vec::new(),
             demand: Vec::new(),
-            capped_ent: Vec::new(),
-            ticket_ent: Vec::new(),
-            ticket_total: 0.0,
-            top: None,
-            top_stale: false,
-            split: TicketSplit::default(),
-            moved: Vec::new(),
-            tickets_stale: false,
-            tickets_behind_demands: false,
-            fresh_follows_demands: false,
-            capped_stale: false,
-            scratch: Scratch::default(),
+            entitlements: Entitlements::default(),
             workers: Workers::new(config.own_clocks),
             policy,
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
@@ -355,7 +311,7 @@ impl Allocator {
     pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
         self.tree.node(share);
         self.fresh_capped();
-        self.capped_ent[share.index()]
+        self.entitlements.capped_ent[share.index()]
     }
 
     /// Computes into `s.out` the demand-capped entitlements of every slot now,
@@ -365,13 +321,14 @@ impl Allocator {
     }
 
     /// Cores `share`'s tickets are worth among the active shares now (what the
-    /// policies charge it against: [`TicketSplit`]), read without touching the
-    /// policy: the entitlements in use if they are up to date, else computed into
-    /// `s`. Its sub-pool starts no more threads than this, rounded up.
+    /// policies charge it against: [`super::entitlement::TicketSplit`]), read
+    /// without touching the policy: the entitlements in use if they are up to
+    /// date, else computed into `s`. Its sub-pool starts no more threads than
+    /// this, rounded up.
     pub(crate) fn ticket_cores(&self, share: ShareId, s: &mut Scratch) -> f64 {
         let slot = share.index();
-        if !self.tickets_stale {
-            return self.ticket_ent.get(slot).copied().unwrap_or(0.0);
+        if let Some(ticket_ent) = self.entitlements.fresh_ticket_ent(slot) {
+            return ticket_ent;
         }
         ticket_entitlements(&self.tree, f64::from(self.permits.cores), s);
         s.out.get(slot).copied().unwrap_or(0.0)
@@ -425,11 +382,7 @@ impl Allocator {
             return None;
         }
         self.fresh();
-        if self.top_stale {
-            self.top_stale = false;
-            self.top = top_slot(&self.ticket_ent);
-        }
-        self.top
+        self.entitlements.top()
     }
 
     #[cfg(test)]
@@ -463,8 +416,7 @@ impl Allocator {
         self.waiting.resize(n, 0);
         self.holders.resize(n, 0);
         self.demand.resize(n, 0);
-        self.capped_ent.resize(n, 0.0);
-        self.ticket_ent.resize(n, 0.0);
+        self.entitlements.resize(n);
         self.sub_hold.resize(n, 0);
         for set in [
             &mut self.waiters,
@@ -741,7 +693,7 @@ impl Allocator {
         // The ticket entitlements follow the tree first (a removed share that
         // still counted as active goes), so that the policy sees the slot leave
         // before its ledger is reset.
-        self.tickets_stale = true;
+        self.entitlements.tickets_stale = true;
         self.fresh();
         self.lingerers.remove(slot);
         self.claimants.remove(slot);
@@ -756,10 +708,13 @@ impl Allocator {
         };
         self.set_waiting(slot, 0);
         self.set_holders(slot, 0);
-        self.capped_ent[slot] = 0.0;
+        self.entitlements.capped_ent[slot] = 0.0;
         // Its ticket entitlement went with the tree's (the removed slot's, or
         // none for a new one) in `fresh` above.
-        assert_eq!(self.ticket_ent[slot], 0.0, "entitlement of a reset slot");
+        assert_eq!(
+            self.entitlements.ticket_ent[slot], 0.0,
+            "entitlement of a reset slot"
+        );
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),
@@ -771,58 +726,21 @@ impl Allocator {
     /// policy sees each change at the virtual time it happened, since only
     /// charging moves virtual time.
     fn fresh(&mut self) {
-        if !self.tickets_stale {
-            return;
-        }
-        self.tickets_stale = false;
-        let cores = f64::from(self.permits.cores);
-        let mut moved = std::mem::take(&mut self.moved);
-        moved.clear();
-        let demands = std::mem::take(&mut self.fresh_follows_demands);
-        self.split
-            .follow(&self.tree, cores, demands, &mut self.ticket_ent, &mut moved);
-        self.tree.clear_changes();
-        #[cfg(test)]
-        if self.split.follows_demands() {
-            let mut full = Scratch::default();
-            ticket_entitlements(&self.tree, cores, &mut full);
-            full.out.resize(self.ticket_ent.len(), 0.0);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(
-                bits(&self.ticket_ent),
-                bits(&full.out),
-                "ticket entitlements kept up to date"
-            );
-        }
-        // The top-level parts of all the cores add up to the cores.
-        self.ticket_total = if self.tree.active_shares() > 0 {
-            cores
-        } else {
-            0.0
-        };
-        if !moved.is_empty() {
-            self.top_stale = true;
-            let total = self.ticket_total;
-            self.policy.ledger_mut().retune(&moved, total);
-        }
-        self.moved = moved;
+        let ledger = self.policy.ledger_mut();
+        self.entitlements
+            .fresh(&mut self.tree, self.permits.cores, ledger);
     }
 
     /// Brings the demand-capped entitlements (`capped_ent`) up to date too.
     fn fresh_capped(&mut self) {
         self.fresh();
-        if !self.capped_stale {
-            return;
-        }
-        self.capped_stale = false;
-        entitlements(&self.tree, f64::from(self.permits.cores), &mut self.scratch);
-        std::mem::swap(&mut self.capped_ent, &mut self.scratch.out);
+        self.entitlements
+            .fresh_capped(&self.tree, self.permits.cores);
     }
 
     /// Tickets, shares, lends or demands changed: every entitlement is out of date.
     fn changed(&mut self) {
-        self.tickets_stale = true;
-        self.capped_stale = true;
+        self.entitlements.changed();
     }
 
     /// Brings up to date what the policy decides with: the ticket entitlements,
@@ -913,11 +831,11 @@ impl Allocator {
         self.enqueue(w, slot);
         // A first worker may change who is active (and what its lenders absorb);
         // another only the demand-capped entitlements.
-        self.tickets_behind_demands = true;
+        self.entitlements.tickets_behind_demands = true;
         if first {
             self.changed();
         } else {
-            self.capped_stale = true;
+            self.entitlements.capped_stale = true;
         }
         self.dispatch(now)
     }
@@ -1052,12 +970,12 @@ impl Allocator {
     /// Returns the workers granted a core.
     fn leave(&mut self, share: ShareId, slot: usize, now: u64) -> Vec<WorkerId> {
         let removed = self.tree.add_demand(share, -1);
-        self.tickets_behind_demands = true;
+        self.entitlements.tickets_behind_demands = true;
         let last = removed.is_empty() && self.tree.node(share).demand == 0;
         if !removed.is_empty() || last {
             self.forget(&removed);
         } else {
-            self.capped_stale = true;
+            self.entitlements.capped_stale = true;
         }
         if last {
             if let Policy::Lottery(l) = &mut self.policy {
@@ -1235,8 +1153,8 @@ impl Allocator {
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
         let quanta = dt as f64 / self.quantum_nanos as f64;
-        let ticket_ent = self.ticket_ent[slot];
-        let total = self.ticket_total;
+        let ticket_ent = self.entitlements.ticket_ent[slot];
+        let total = self.entitlements.ticket_total;
         self.policy
             .ledger_mut()
             .advance(slot, quanta, ticket_ent, total);
@@ -1273,7 +1191,7 @@ impl Allocator {
             // remain, as after charging a share entitled to some cores.
             let entitled = |&i: &u32| match self.workers.states[i as usize] {
                 Worker::Holding { slot, since, .. } if since != PENDING => {
-                    self.ticket_ent[slot] > 0.0
+                    self.entitlements.ticket_ent[slot] > 0.0
                 }
                 _ => false,
             };
@@ -1284,7 +1202,7 @@ impl Allocator {
         }
         self.workers.settled_at = (!self.workers.own_clocks).then_some(now);
         let quantum = self.quantum_nanos as f64;
-        let total = self.ticket_total;
+        let total = self.entitlements.ticket_total;
         let own_clocks = self.workers.own_clocks;
         let ledger = self.policy.ledger_mut();
         let mut bound = 0.0;
@@ -1305,7 +1223,7 @@ impl Allocator {
             *since = t.max(*since);
             let slot = *slot;
             self.slots[slot].stats.core_nanos += dt;
-            let ticket_ent = self.ticket_ent[slot];
+            let ticket_ent = self.entitlements.ticket_ent[slot];
             ledger.accrue(slot, dt as f64 / quantum, ticket_ent, total);
             if ticket_ent > 0.0 {
                 bound = ticket_ent;
@@ -1451,10 +1369,7 @@ impl Allocator {
         self.settle(now);
         // Every holder is charged up to now: the entitlements may follow the
         // demands.
-        if std::mem::take(&mut self.tickets_behind_demands) {
-            self.tickets_stale = true;
-            self.fresh_follows_demands = true;
-        }
+        self.entitlements.quantum_ended();
         self.preempt(None)
     }
 
@@ -1692,7 +1607,7 @@ impl Allocator {
             self.check_ceilings();
         }
         #[cfg(test)]
-        if let (Policy::Stride(s), false) = (&self.policy, self.tickets_stale) {
+        if let (Policy::Stride(s), false) = (&self.policy, self.entitlements.tickets_stale) {
             s.check_table(&view!(self));
         }
         for (i, s) in self.slots.iter().enumerate() {
@@ -1829,20 +1744,6 @@ const MIN_TURN_NANOS: u64 = 1_000_000;
 /// that a share that used spare cores for a long time is not starved for long.
 fn memory_quanta(quantum_nanos: u64) -> f64 {
     (MEMORY_NANOS / quantum_nanos.max(1) as f64).max(1.0)
-}
-
-/// The index of the largest entitlement, if it is larger than every other.
-fn top_slot(ticket_ent: &[f64]) -> Option<usize> {
-    let mut top = None;
-    let mut most = 0.0;
-    for (slot, &e) in ticket_ent.iter().enumerate() {
-        if e > most {
-            (top, most) = (Some(slot), e);
-        } else if e == most {
-            top = None;
-        }
-    }
-    top
 }
 
 /// A quarter of a second, in nanoseconds.
