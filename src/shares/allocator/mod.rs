@@ -28,10 +28,12 @@ use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
 mod core_permits;
+mod counts;
 mod entitlements;
 mod workers;
 
 use core_permits::CorePermits;
+use counts::SlotCounts;
 use entitlements::Entitlements;
 pub(crate) use workers::WorkerId;
 use workers::{PENDING, Worker, Workers};
@@ -115,12 +117,12 @@ macro_rules! view {
         View {
             ticket_ent: &$a.entitlements.ticket_ent,
             capped_ent: &$a.entitlements.capped_ent,
-            demand: &$a.demand,
-            waiting: &$a.waiting,
-            holders: &$a.holders,
+            demand: &$a.counts.demand,
+            waiting: &$a.counts.waiting,
+            holders: &$a.counts.holders,
             in_flight: $a.permits.in_flight,
-            waiters: $a.waiters.as_slice(),
-            holding: $a.holding.as_slice(),
+            waiters: $a.counts.waiters.as_slice(),
+            holding: $a.counts.holding.as_slice(),
         }
     };
 }
@@ -138,12 +140,7 @@ pub(crate) struct Allocator {
     permits: CorePermits,
     quantum_nanos: u64,
     slots: Vec<Slot>,
-    /// Workers waiting, per slot (the policies' view).
-    waiting: Vec<u32>,
-    /// Holders not yet asked to give their core back, per slot.
-    holders: Vec<u32>,
-    /// Workers holding or waiting, per slot.
-    demand: Vec<u32>,
+    counts: SlotCounts,
     entitlements: Entitlements,
     workers: Workers,
     policy: Policy,
@@ -154,12 +151,9 @@ pub(crate) struct Allocator {
     hold_nanos: u64,
     /// Free cores kept for some share (the sum of the slots' `held`).
     held: u32,
-    /// The slots with waiting workers (`waiting` > 0), with unflagged holders
-    /// (`holders` > 0), with kept cores (`held` > 0), lingering (`idle_since`
-    /// set), with claims (`claims` > 0): kept up to date so that a decision
-    /// looks at these shares only.
-    waiters: SlotSet,
-    holding: SlotSet,
+    /// The slots with kept cores (`held` > 0), lingering (`idle_since` set),
+    /// with claims (`claims` > 0): kept up to date so that a decision looks at
+    /// these shares only.
     kept: SlotSet,
     lingerers: SlotSet,
     /// No lingering share stops counting as active before this time (the
@@ -247,9 +241,7 @@ impl Allocator {
             permits: CorePermits::new(config.cores),
             quantum_nanos: config.quantum_nanos.max(1),
             slots: Vec::new(),
-            waiting: Vec::new(),
-            holders: Vec::new(),
-            demand: Vec::new(),
+            counts: SlotCounts::default(),
             entitlements: Entitlements::default(),
             workers: Workers::new(config.own_clocks),
             policy,
@@ -258,8 +250,6 @@ impl Allocator {
             // hand-overs).
             hold_nanos: config.hold_nanos.min(config.quantum_nanos),
             held: 0,
-            waiters: SlotSet::default(),
-            holding: SlotSet::default(),
             kept: SlotSet::default(),
             lingerers: SlotSet::default(),
             lingering_until: u64::MAX,
@@ -413,18 +403,10 @@ impl Allocator {
     fn resize(&mut self) {
         let n = self.tree.slots();
         self.slots.resize_with(n, Slot::default);
-        self.waiting.resize(n, 0);
-        self.holders.resize(n, 0);
-        self.demand.resize(n, 0);
+        self.counts.resize(n);
         self.entitlements.resize(n);
         self.sub_hold.resize(n, 0);
-        for set in [
-            &mut self.waiters,
-            &mut self.holding,
-            &mut self.kept,
-            &mut self.lingerers,
-            &mut self.claimants,
-        ] {
+        for set in [&mut self.kept, &mut self.lingerers, &mut self.claimants] {
             set.resize(n);
         }
         match &mut self.policy {
@@ -643,7 +625,7 @@ impl Allocator {
         }
         let mut waiters = std::mem::take(&mut self.scratch_list);
         waiters.clear();
-        waiters.extend_from_slice(self.waiters.as_slice());
+        waiters.extend_from_slice(self.counts.waiters.as_slice());
         for &slot in &waiters {
             if self.ceiling_reached(slot, 0) {
                 self.hidden.push(slot);
@@ -848,7 +830,9 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.permits.free > self.held || self.waiting[slot] == 0 || self.ceiling_reached(slot, 0)
+        if self.permits.free > self.held
+            || self.counts.waiting[slot] == 0
+            || self.ceiling_reached(slot, 0)
         {
             return Vec::new();
         }
@@ -899,15 +883,13 @@ impl Allocator {
 
     /// Sets the number of waiting workers of `slot`.
     fn set_waiting(&mut self, slot: usize, n: u32) {
-        self.waiting[slot] = n;
-        self.waiters.set(slot, n > 0);
+        self.counts.set_waiting(slot, n);
         self.counts_moved(slot);
     }
 
     /// Sets the number of unflagged holders of `slot`.
     fn set_holders(&mut self, slot: usize, n: u32) {
-        self.holders[slot] = n;
-        self.holding.set(slot, n > 0);
+        self.counts.set_holders(slot, n);
         self.counts_moved(slot);
     }
 
@@ -917,8 +899,8 @@ impl Allocator {
     /// holders' plus one, while it waits); the lottery's trees keep the weights
     /// of the waiting shares.
     fn counts_moved(&mut self, slot: usize) {
-        let (waiting, holders) = (self.waiting[slot], self.holders[slot]);
-        self.demand[slot] = waiting + holders + self.slots[slot].flagged;
+        let (waiting, holders) = (self.counts.waiting[slot], self.counts.holders[slot]);
+        self.counts.demand[slot] = waiting + holders + self.slots[slot].flagged;
         match &mut self.policy {
             Policy::Stride(s) => s.set_waiting(slot, if waiting > 0 { holders + 1 } else { 0 }),
             Policy::Lottery(l) => l.set_counts(slot, waiting, holders),
@@ -928,7 +910,7 @@ impl Allocator {
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
         self.workers.states[w.index()] = Worker::Waiting { slot };
         self.slots[slot].queue.push_back(w);
-        self.set_waiting(slot, self.waiting[slot] + 1);
+        self.set_waiting(slot, self.counts.waiting[slot] + 1);
         self.slots[slot].stats.parks += 1;
     }
 
@@ -942,7 +924,7 @@ impl Allocator {
             // (see `Permits`' `give_up_for_off_core`), and it ran out of work before
             // its safe point: it leaves the queue instead.
             self.slots[slot].queue.retain(|&x| x != w);
-            self.set_waiting(slot, self.waiting[slot] - 1);
+            self.set_waiting(slot, self.counts.waiting[slot] - 1);
             self.workers.states[w.index()] = Worker::Idle;
             let share = self.tree.id_at(slot).expect("a waiter's share is live");
             return self.leave(share, slot, now);
@@ -1025,7 +1007,11 @@ impl Allocator {
         let claimant = (self.claimants.as_slice().iter().copied())
             .filter(|&c| {
                 let s = &self.slots[c];
-                !lends && c != slot && s.claims > 0 && now < s.claim_until && self.waiting[c] == 0
+                !lends
+                    && c != slot
+                    && s.claims > 0
+                    && now < s.claim_until
+                    && self.counts.waiting[c] == 0
             })
             .min();
         if let Some(claimant) = claimant {
@@ -1052,7 +1038,7 @@ impl Allocator {
             self.held += 1;
             return self.dispatch(now);
         }
-        if self.waiters.is_empty() {
+        if self.counts.waiters.is_empty() {
             self.charge(w, now);
             self.unflag(w);
             return Vec::new();
@@ -1071,7 +1057,7 @@ impl Allocator {
                 self.slots[slot].flagged -= 1;
                 self.slots[slot].unflagged.insert(w.0);
                 self.permits.in_flight -= 1;
-                self.set_holders(slot, self.holders[slot] + 1);
+                self.set_holders(slot, self.counts.holders[slot] + 1);
             }
         }
     }
@@ -1088,7 +1074,7 @@ impl Allocator {
             self.counts_moved(slot);
         } else {
             self.slots[slot].unflagged.remove(&w.0);
-            self.set_holders(slot, self.holders[slot] - 1);
+            self.set_holders(slot, self.counts.holders[slot] - 1);
         }
         if let Ok(i) = self.workers.holder_set.binary_search(&w.0) {
             self.workers.holder_set.remove(i);
@@ -1295,8 +1281,8 @@ impl Allocator {
                 .queue
                 .pop_front()
                 .expect("picked share waits");
-            self.set_waiting(slot, self.waiting[slot] - 1);
-            self.set_holders(slot, self.holders[slot] + 1);
+            self.set_waiting(slot, self.counts.waiting[slot] - 1);
+            self.set_holders(slot, self.counts.holders[slot] + 1);
             self.slots[slot].unflagged.insert(w.0);
             if let Err(i) = self.workers.holder_set.binary_search(&w.0) {
                 self.workers.holder_set.insert(i, w.0);
@@ -1334,7 +1320,7 @@ impl Allocator {
             return None;
         }
         let kept = self.kept.as_slice().iter().copied();
-        kept.filter(|&s| self.slots[s].held > 0 && self.waiting[s] > 0)
+        kept.filter(|&s| self.slots[s].held > 0 && self.counts.waiting[s] > 0)
             .min()
     }
 
@@ -1348,8 +1334,8 @@ impl Allocator {
 
     /// The share to get the next free core.
     fn pick(&mut self) -> Option<usize> {
-        let first = *self.waiters.as_slice().first()?;
-        if self.waiters.len() == 1 {
+        let first = *self.counts.waiters.as_slice().first()?;
+        if self.counts.waiters.len() == 1 {
             // One candidate: no need to bring the entitlements up to date.
             return Some(first);
         }
@@ -1416,9 +1402,9 @@ impl Allocator {
                 granted,
             };
         }
-        self.set_waiting(slot, self.waiting[slot] + n);
+        self.set_waiting(slot, self.counts.waiting[slot] + n);
         let flagged = self.preempt(Some(slot));
-        self.set_waiting(slot, self.waiting[slot] - n);
+        self.set_waiting(slot, self.counts.waiting[slot] - n);
         let s = &mut self.slots[slot];
         s.claims += flagged.len() as u32;
         self.claimants.set(slot, s.claims > 0);
@@ -1438,10 +1424,10 @@ impl Allocator {
     /// another share waits for one and none of its own does (else it goes to a
     /// waiter at once, as the policy picks).
     fn hold_for(&mut self, slot: usize, now: u64, nanos: u64) {
-        if nanos == 0 || self.waiting[slot] > 0 || self.permits.free <= self.held {
+        if nanos == 0 || self.counts.waiting[slot] > 0 || self.permits.free <= self.held {
             return;
         }
-        if self.waiters.is_empty() {
+        if self.counts.waiters.is_empty() {
             return;
         }
         // A share that lends its tickets waits on another share's work (a
@@ -1558,7 +1544,7 @@ impl Allocator {
             *flagged = true;
         }
         self.slots[slot].flagged += 1;
-        self.set_holders(slot, self.holders[slot] - 1);
+        self.set_holders(slot, self.counts.holders[slot] - 1);
         self.permits.in_flight += 1;
         WorkerId(i as u32)
     }
@@ -1614,13 +1600,13 @@ impl Allocator {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
             assert_eq!(
                 s.queue.len() as u32,
-                self.waiting[i],
+                self.counts.waiting[i],
                 "waiting count of slot {i}"
             );
-            let d = self.waiting[i] + self.holders[i] + s.flagged;
+            let d = self.counts.waiting[i] + self.counts.holders[i] + s.flagged;
             assert_eq!(d, live, "demand of slot {i} out of step");
             assert!(
-                s.held == 0 || self.waiting[i] == 0 || self.ceiling_reached(i, 0),
+                s.held == 0 || self.counts.waiting[i] == 0 || self.ceiling_reached(i, 0),
                 "slot {i} waits by a kept core"
             );
         }
@@ -1638,10 +1624,12 @@ impl Allocator {
         {
             self.tree.check_counts();
             let n = self.slots.len();
-            self.waiters
-                .check(n, |s| self.waiting[s] > 0, "waiting shares");
-            self.holding
-                .check(n, |s| self.holders[s] > 0, "holding shares");
+            self.counts
+                .waiters
+                .check(n, |s| self.counts.waiting[s] > 0, "waiting shares");
+            self.counts
+                .holding
+                .check(n, |s| self.counts.holders[s] > 0, "holding shares");
             self.kept.check(n, |s| self.slots[s].held > 0, "kept cores");
             let lingering = |s: usize| self.slots[s].idle_since.is_some();
             self.lingerers.check(n, lingering, "lingering shares");
