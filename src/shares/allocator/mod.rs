@@ -30,11 +30,13 @@ use super::tree::{ShareId, ShareTree};
 mod core_permits;
 mod counts;
 mod entitlements;
+mod holds;
 mod workers;
 
 use core_permits::CorePermits;
 use counts::SlotCounts;
 use entitlements::Entitlements;
+use holds::Holds;
 pub(crate) use workers::WorkerId;
 use workers::{PENDING, Worker, Workers};
 
@@ -146,21 +148,14 @@ pub(crate) struct Allocator {
     policy: Policy,
     /// How long a share whose demand fell to zero still counts as active.
     activity_memory: u64,
-    /// How long a core given back while another share waits stays kept for its
-    /// share (see [`Config::hold_nanos`]).
-    hold_nanos: u64,
-    /// Free cores kept for some share (the sum of the slots' `held`).
-    held: u32,
-    /// The slots with kept cores (`held` > 0), lingering (`idle_since` set),
-    /// with claims (`claims` > 0): kept up to date so that a decision looks at
-    /// these shares only.
-    kept: SlotSet,
+    holds: Holds,
+    /// The slots lingering (`idle_since` set): kept up to date so that a
+    /// decision looks at these shares only.
     lingerers: SlotSet,
     /// No lingering share stops counting as active before this time (the
     /// earliest end of their activity memory, or earlier): until then a
     /// decision does not look at them.
     lingering_until: u64,
-    claimants: SlotSet,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
     /// While some share has a ceiling: the cores each slot's subtree holds
@@ -248,12 +243,9 @@ impl Allocator {
             activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
             // Never longer than a quantum (a pool with short quanta wants quick
             // hand-overs).
-            hold_nanos: config.hold_nanos.min(config.quantum_nanos),
-            held: 0,
-            kept: SlotSet::default(),
+            holds: Holds::new(config.hold_nanos.min(config.quantum_nanos)),
             lingerers: SlotSet::default(),
             lingering_until: u64::MAX,
-            claimants: SlotSet::default(),
             scratch_list: Vec::new(),
             sub_hold: Vec::new(),
             hidden: Vec::new(),
@@ -326,7 +318,7 @@ impl Allocator {
 
     /// Free cores that are kept for no share: a worker asking now would get one.
     pub(crate) fn unclaimed_cores(&self) -> u32 {
-        self.permits.free.saturating_sub(self.held)
+        self.permits.free.saturating_sub(self.holds.held)
     }
 
     /// Whether `share` is still in the tree (a retired share leaves once empty).
@@ -406,9 +398,8 @@ impl Allocator {
         self.counts.resize(n);
         self.entitlements.resize(n);
         self.sub_hold.resize(n, 0);
-        for set in [&mut self.kept, &mut self.lingerers, &mut self.claimants] {
-            set.resize(n);
-        }
+        self.holds.resize(n);
+        self.lingerers.resize(n);
         match &mut self.policy {
             Policy::Stride(s) => s.resize(n),
             Policy::Lottery(l) => l.resize(n),
@@ -463,13 +454,13 @@ impl Allocator {
             self.permits.free -= from_free;
             self.permits.excess += remove - from_free;
             // Cores kept for a share must be free ones.
-            if self.held > self.permits.free {
-                let kept = self.kept.as_slice().to_vec();
+            if self.holds.held > self.permits.free {
+                let kept = self.holds.kept.as_slice().to_vec();
                 for slot in kept {
                     self.slots[slot].held = 0;
-                    self.kept.remove(slot);
+                    self.holds.kept.remove(slot);
                 }
-                self.held = 0;
+                self.holds.held = 0;
             }
         }
         self.permits.cores = cores;
@@ -678,7 +669,7 @@ impl Allocator {
         self.entitlements.tickets_stale = true;
         self.fresh();
         self.lingerers.remove(slot);
-        self.claimants.remove(slot);
+        self.holds.claimants.remove(slot);
         self.permits.in_flight -= self.slots[slot].flagged;
         // Cores kept for the slot stay kept until they lapse (nobody may be
         // there to hand them out now).
@@ -796,7 +787,7 @@ impl Allocator {
             // A call after a pause: how long the pause was decides whether its
             // cores are kept for it when it pauses again.
             let gap = self.slots[slot].paused_at.map(|t| now.saturating_sub(t));
-            if let Some(gap) = gap.filter(|&g| g > 2 * self.hold_nanos) {
+            if let Some(gap) = gap.filter(|&g| g > 2 * self.holds.hold_nanos) {
                 self.slots[slot].sparse_until = now + (2 * gap).min(self.activity_memory);
             }
             self.slots[slot].last_gap = gap;
@@ -809,7 +800,7 @@ impl Allocator {
         }
         let s = &mut self.slots[slot];
         s.claims = s.claims.saturating_sub(1);
-        self.claimants.set(slot, s.claims > 0);
+        self.holds.claimants.set(slot, s.claims > 0);
         self.enqueue(w, slot);
         // A first worker may change who is active (and what its lenders absorb);
         // another only the demand-capped entitlements.
@@ -830,7 +821,7 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.permits.free > self.held
+        if self.permits.free > self.holds.held
             || self.counts.waiting[slot] == 0
             || self.ceiling_reached(slot, 0)
         {
@@ -938,12 +929,12 @@ impl Allocator {
             // which the thread that waits for the call's result (woken as its
             // last job ended) runs on the core this worker leaves, instead of
             // queueing behind the other share's threads.
-            let brief = self.hold_nanos.min(BRIEF_HOLD_NANOS);
+            let brief = self.holds.hold_nanos.min(BRIEF_HOLD_NANOS);
             let s = &mut self.slots[slot];
             s.hold_until = s.hold_until.min(now + brief);
             self.hold_for(slot, now, brief);
         } else {
-            self.hold_for(slot, now, self.hold_nanos);
+            self.hold_for(slot, now, self.holds.hold_nanos);
         }
         self.leave(share, slot, now)
     }
@@ -1004,7 +995,7 @@ impl Allocator {
         // A share that lends its tickets waits on another share's work: it keeps
         // its core for that wait rather than free it for a claim.
         let lends = self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty());
-        let claimant = (self.claimants.as_slice().iter().copied())
+        let claimant = (self.holds.claimants.as_slice().iter().copied())
             .filter(|&c| {
                 let s = &self.slots[c];
                 !lends
@@ -1022,20 +1013,20 @@ impl Allocator {
             self.enqueue(w, slot);
             // A woken thread runs within tens of microseconds once a core is
             // free: one that has not asked by then found nothing to do.
-            let until = now + self.hold_nanos.min(BRIEF_HOLD_NANOS);
+            let until = now + self.holds.hold_nanos.min(BRIEF_HOLD_NANOS);
             let c = &mut self.slots[claimant];
             c.claims -= 1;
             c.held += 1;
             if c.claims == 0 {
-                self.claimants.remove(claimant);
+                self.holds.claimants.remove(claimant);
             }
-            self.kept.insert(claimant);
+            self.holds.kept.insert(claimant);
             c.hold_until = if c.held == 1 {
                 until
             } else {
                 c.hold_until.max(until)
             };
-            self.held += 1;
+            self.holds.held += 1;
             return self.dispatch(now);
         }
         if self.counts.waiters.is_empty() {
@@ -1272,9 +1263,9 @@ impl Allocator {
             };
             if self.slots[slot].held > 0 {
                 self.slots[slot].held -= 1;
-                self.held -= 1;
+                self.holds.held -= 1;
                 if self.slots[slot].held == 0 {
-                    self.kept.remove(slot);
+                    self.holds.kept.remove(slot);
                 }
             }
             let w = self.slots[slot]
@@ -1316,17 +1307,17 @@ impl Allocator {
 
     /// A waiting share for which a free core is kept.
     fn pick_kept(&self) -> Option<usize> {
-        if self.held == 0 {
+        if self.holds.held == 0 {
             return None;
         }
-        let kept = self.kept.as_slice().iter().copied();
+        let kept = self.holds.kept.as_slice().iter().copied();
         kept.filter(|&s| self.slots[s].held > 0 && self.counts.waiting[s] > 0)
             .min()
     }
 
     /// The share to get the next free core that is kept for nobody.
     fn pick_free(&mut self) -> Option<usize> {
-        if self.permits.free <= self.held {
+        if self.permits.free <= self.holds.held {
             return None;
         }
         self.pick()
@@ -1368,7 +1359,7 @@ impl Allocator {
     /// and the waiters granted a core whose hold lapsed meanwhile.
     pub(crate) fn anticipate(&mut self, share: ShareId, n: u32, now: u64) -> Anticipated {
         let slot = share.index();
-        if n == 0 || self.hold_nanos == 0 || !self.tree.contains(share) {
+        if n == 0 || self.holds.hold_nanos == 0 || !self.tree.contains(share) {
             return Anticipated::default();
         }
         self.expire(now);
@@ -1378,7 +1369,7 @@ impl Allocator {
         let granted = self.lapse(now);
         let node = self.tree.node(share);
         let capped = self.ceiling_reached(slot, 0);
-        if self.permits.free > self.held || (node.demand == 0 && !node.recent) || capped {
+        if self.permits.free > self.holds.held || (node.demand == 0 && !node.recent) || capped {
             // A free core awaits it; or the share has not run for a while, and
             // competes only once its worker asks.
             return Anticipated {
@@ -1393,7 +1384,7 @@ impl Allocator {
         let s = &mut self.slots[slot];
         if now >= s.claim_until {
             s.claims = 0;
-            self.claimants.remove(slot);
+            self.holds.claimants.remove(slot);
         }
         let n = n.saturating_sub(s.claims);
         if n == 0 {
@@ -1407,8 +1398,8 @@ impl Allocator {
         self.set_waiting(slot, self.counts.waiting[slot] - n);
         let s = &mut self.slots[slot];
         s.claims += flagged.len() as u32;
-        self.claimants.set(slot, s.claims > 0);
-        s.claim_until = now + self.hold_nanos;
+        self.holds.claimants.set(slot, s.claims > 0);
+        s.claim_until = now + self.holds.hold_nanos;
         Anticipated { flagged, granted }
     }
 
@@ -1416,15 +1407,15 @@ impl Allocator {
     /// within about a hold: it was the last time (or nothing is known yet), and
     /// no long pause ended a moment ago.
     fn comes_back_soon(&self, slot: usize, now: u64) -> bool {
-        let s = &self.slots[slot];
-        now >= s.sparse_until && s.last_gap.is_none_or(|gap| gap <= 2 * self.hold_nanos)
+        let (s, hold) = (&self.slots[slot], self.holds.hold_nanos);
+        now >= s.sparse_until && s.last_gap.is_none_or(|gap| gap <= 2 * hold)
     }
 
     /// Keeps the core `slot` just gave back for it for `nanos`, if a worker of
     /// another share waits for one and none of its own does (else it goes to a
     /// waiter at once, as the policy picks).
     fn hold_for(&mut self, slot: usize, now: u64, nanos: u64) {
-        if nanos == 0 || self.counts.waiting[slot] > 0 || self.permits.free <= self.held {
+        if nanos == 0 || self.counts.waiting[slot] > 0 || self.permits.free <= self.holds.held {
             return;
         }
         if self.counts.waiters.is_empty() {
@@ -1447,8 +1438,8 @@ impl Allocator {
             s.hold_until.max(now + nanos)
         };
         s.held += 1;
-        self.held += 1;
-        self.kept.insert(slot);
+        self.holds.held += 1;
+        self.holds.kept.insert(slot);
     }
 
     /// Whether the policy would give `slot` a core now, were it waiting for one.
@@ -1463,18 +1454,18 @@ impl Allocator {
 
     /// Cores kept longer than the hold go back to everyone.
     fn lapse_holds(&mut self, now: u64) {
-        if self.held == 0 {
+        if self.holds.held == 0 {
             return;
         }
         let mut kept = std::mem::take(&mut self.scratch_list);
         kept.clear();
-        kept.extend_from_slice(self.kept.as_slice());
+        kept.extend_from_slice(self.holds.kept.as_slice());
         for &slot in &kept {
             let s = &mut self.slots[slot];
             if s.held > 0 && now >= s.hold_until {
-                self.held -= s.held;
+                self.holds.held -= s.held;
                 s.held = 0;
-                self.kept.remove(slot);
+                self.holds.kept.remove(slot);
             }
         }
         self.scratch_list = kept;
@@ -1482,7 +1473,7 @@ impl Allocator {
 
     /// When the next kept core goes back to everyone, if one is kept.
     pub(crate) fn next_lapse(&self) -> Option<u64> {
-        let kept = self.kept.as_slice().iter().map(|&s| &self.slots[s]);
+        let kept = self.holds.kept.as_slice().iter().map(|&s| &self.slots[s]);
         kept.filter(|s| s.held > 0).map(|s| s.hold_until).min()
     }
 
@@ -1572,12 +1563,12 @@ impl Allocator {
             .map(|(_, s)| s.queue.len())
             .sum();
         assert!(
-            self.permits.free == self.held || waiting == 0,
+            self.permits.free == self.holds.held || waiting == 0,
             "a core idles while a worker waits"
         );
         assert!(self.hidden.is_empty(), "waiters left hidden");
         let kept: u32 = self.slots.iter().map(|s| s.held).sum();
-        assert_eq!(kept, self.held, "kept cores out of step");
+        assert_eq!(kept, self.holds.held, "kept cores out of step");
         let active = (0..self.tree.slots())
             .filter_map(|i| self.tree.slot(i))
             .filter(|n| n.demand > 0 || n.recent)
@@ -1587,7 +1578,10 @@ impl Allocator {
             self.tree.active_shares(),
             "active shares out of step"
         );
-        assert!(self.held <= self.permits.free, "more cores kept than free");
+        assert!(
+            self.holds.held <= self.permits.free,
+            "more cores kept than free"
+        );
         self.check_kept_state();
         if self.tree.has_ceilings() {
             self.check_ceilings();
@@ -1630,10 +1624,13 @@ impl Allocator {
             self.counts
                 .holding
                 .check(n, |s| self.counts.holders[s] > 0, "holding shares");
-            self.kept.check(n, |s| self.slots[s].held > 0, "kept cores");
+            self.holds
+                .kept
+                .check(n, |s| self.slots[s].held > 0, "kept cores");
             let lingering = |s: usize| self.slots[s].idle_since.is_some();
             self.lingerers.check(n, lingering, "lingering shares");
-            self.claimants
+            self.holds
+                .claimants
                 .check(n, |s| self.slots[s].claims > 0, "claims");
         }
         let holding = |i: usize| matches!(self.workers.states[i], Worker::Holding { .. });
