@@ -23,7 +23,6 @@ use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
 use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
-use super::slot_set::SlotSet;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
@@ -31,12 +30,14 @@ mod core_permits;
 mod counts;
 mod entitlements;
 mod holds;
+mod lingering;
 mod workers;
 
 use core_permits::CorePermits;
 use counts::SlotCounts;
 use entitlements::Entitlements;
 use holds::Holds;
+use lingering::Lingering;
 pub(crate) use workers::WorkerId;
 use workers::{PENDING, Worker, Workers};
 
@@ -146,16 +147,8 @@ pub(crate) struct Allocator {
     entitlements: Entitlements,
     workers: Workers,
     policy: Policy,
-    /// How long a share whose demand fell to zero still counts as active.
-    activity_memory: u64,
     holds: Holds,
-    /// The slots lingering (`idle_since` set): kept up to date so that a
-    /// decision looks at these shares only.
-    lingerers: SlotSet,
-    /// No lingering share stops counting as active before this time (the
-    /// earliest end of their activity memory, or earlier): until then a
-    /// decision does not look at them.
-    lingering_until: u64,
+    lingering: Lingering,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
     /// While some share has a ceiling: the cores each slot's subtree holds
@@ -240,12 +233,10 @@ impl Allocator {
             entitlements: Entitlements::default(),
             workers: Workers::new(config.own_clocks),
             policy,
-            activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
             // Never longer than a quantum (a pool with short quanta wants quick
             // hand-overs).
             holds: Holds::new(config.hold_nanos.min(config.quantum_nanos)),
-            lingerers: SlotSet::default(),
-            lingering_until: u64::MAX,
+            lingering: Lingering::new(config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA),
             scratch_list: Vec::new(),
             sub_hold: Vec::new(),
             hidden: Vec::new(),
@@ -399,7 +390,7 @@ impl Allocator {
         self.entitlements.resize(n);
         self.sub_hold.resize(n, 0);
         self.holds.resize(n);
-        self.lingerers.resize(n);
+        self.lingering.lingerers.resize(n);
         match &mut self.policy {
             Policy::Stride(s) => s.resize(n),
             Policy::Lottery(l) => l.resize(n),
@@ -668,7 +659,7 @@ impl Allocator {
         // before its ledger is reset.
         self.entitlements.tickets_stale = true;
         self.fresh();
-        self.lingerers.remove(slot);
+        self.lingering.lingerers.remove(slot);
         self.holds.claimants.remove(slot);
         self.permits.in_flight -= self.slots[slot].flagged;
         // Cores kept for the slot stay kept until they lapse (nobody may be
@@ -788,14 +779,15 @@ impl Allocator {
             // cores are kept for it when it pauses again.
             let gap = self.slots[slot].paused_at.map(|t| now.saturating_sub(t));
             if let Some(gap) = gap.filter(|&g| g > 2 * self.holds.hold_nanos) {
-                self.slots[slot].sparse_until = now + (2 * gap).min(self.activity_memory);
+                let memory = self.lingering.activity_memory;
+                self.slots[slot].sparse_until = now + (2 * gap).min(memory);
             }
             self.slots[slot].last_gap = gap;
         }
         self.tree.add_demand(share, 1);
         if self.slots[slot].idle_since.take().is_some() {
             // Back within the activity memory: it never stopped counting.
-            self.lingerers.remove(slot);
+            self.lingering.lingerers.remove(slot);
             self.tree.set_recent(share, false);
         }
         let s = &mut self.slots[slot];
@@ -832,23 +824,17 @@ impl Allocator {
         self.preempt(Some(slot))
     }
 
-    /// Whether a lingering share's activity memory may have run out at `now`
-    /// (the earliest end among them has come).
-    fn lingering_expires(&self, now: u64) -> bool {
-        !self.lingerers.is_empty() && now >= self.lingering_until
-    }
-
     /// Shares whose demand has been zero for longer than the activity memory stop
     /// counting as active.
     fn expire(&mut self, now: u64) {
-        if !self.lingering_expires(now) {
+        if !self.lingering.may_expire(now) {
             return;
         }
         let mut due = std::mem::take(&mut self.scratch_list);
         due.clear();
-        let memory = self.activity_memory;
+        let memory = self.lingering.activity_memory;
         let mut until = u64::MAX;
-        for &slot in self.lingerers.as_slice() {
+        for &slot in self.lingering.lingerers.as_slice() {
             let Some(t) = self.slots[slot].idle_since else {
                 continue;
             };
@@ -858,13 +844,13 @@ impl Allocator {
                 until = until.min(t.saturating_add(memory));
             }
         }
-        self.lingering_until = until;
+        self.lingering.until = until;
         // In slot order: each one's leaving retunes the passes in turn.
         due.sort_unstable();
         for &slot in &due {
             self.settle_lazily(now);
             self.slots[slot].idle_since = None;
-            self.lingerers.remove(slot);
+            self.lingering.lingerers.remove(slot);
             let id = self.tree.id_at(slot).expect("a lingering share is live");
             self.tree.set_recent(id, false);
             self.changed();
@@ -957,10 +943,7 @@ impl Allocator {
             self.slots[slot].paused_at = Some(now);
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
-            self.lingerers.insert(slot);
-            self.lingering_until = self
-                .lingering_until
-                .min(now.saturating_add(self.activity_memory));
+            self.lingering.start(slot, now);
             self.tree.set_recent(share, true);
         }
         self.dispatch(now)
@@ -1480,7 +1463,7 @@ impl Allocator {
     /// Whether time alone changed something since the last call: a lingering
     /// share's activity memory ran out, or a kept core's hold is over.
     pub(crate) fn is_behind(&self, now: u64) -> bool {
-        self.lingering_expires(now) || self.next_lapse().is_some_and(|l| l <= now)
+        self.lingering.may_expire(now) || self.next_lapse().is_some_and(|l| l <= now)
     }
 
     /// Brings the state that time alone changes up to `now`, for a reading made
@@ -1628,7 +1611,9 @@ impl Allocator {
                 .kept
                 .check(n, |s| self.slots[s].held > 0, "kept cores");
             let lingering = |s: usize| self.slots[s].idle_since.is_some();
-            self.lingerers.check(n, lingering, "lingering shares");
+            self.lingering
+                .lingerers
+                .check(n, lingering, "lingering shares");
             self.holds
                 .claimants
                 .check(n, |s| self.slots[s].claims > 0, "claims");
@@ -1641,9 +1626,10 @@ impl Allocator {
                 .eq(self.workers.holder_set.iter().copied()),
             "holders out of step"
         );
+        let states = &self.workers.states;
         for (slot, s) in self.slots.iter().enumerate() {
-            let unflagged = (0..self.workers.states.len()).filter(|&i| {
-                matches!(self.workers.states[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
+            let unflagged = (0..states.len()).filter(|&i| {
+                matches!(states[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
             });
             assert!(
                 unflagged.map(|i| i as u32).eq(s.unflagged.iter().copied()),
