@@ -10,7 +10,7 @@ use crate::shares::slot_set::SlotSet;
 /// with `holders > 0`; `demand` is `waiting + holders` plus the slot's holders
 /// asked to give their core back. Between decisions, `waiting` is the length of
 /// the slot's queue; within one it may differ: the waiters of a share at its
-/// ceiling are hidden (0, see [`super::Allocator::hide_capped`]), and a
+/// ceiling are hidden (0, see [`super::ceilings::Ceilings::hidden`]), and a
 /// share whose workers were just woken counts them for a moment (see
 /// [`super::Allocator::anticipate`]).
 #[derive(Debug, Default)]

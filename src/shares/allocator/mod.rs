@@ -26,6 +26,7 @@ use super::policy::SharePolicy;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
+mod ceilings;
 mod core_permits;
 mod counts;
 mod entitlements;
@@ -33,6 +34,7 @@ mod holds;
 mod lingering;
 mod workers;
 
+use ceilings::Ceilings;
 use core_permits::CorePermits;
 use counts::SlotCounts;
 use entitlements::Entitlements;
@@ -151,15 +153,7 @@ pub(crate) struct Allocator {
     lingering: Lingering,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
-    /// While some share has a ceiling: the cores each slot's subtree holds
-    /// (flagged holders included), kept up to date at each grant and give-back
-    /// (left alone, and recounted at the first ceiling, while none has one).
-    sub_hold: Vec<u32>,
-    /// Slots whose waiters are hidden from the policy for one decision: their
-    /// share (or one above it) is at its ceiling, so none of them may get a
-    /// core, and the policy must neither give one a free core nor take a core
-    /// from another share for it.
-    hidden: Vec<usize>,
+    ceilings: Ceilings,
 }
 
 /// What [`Allocator::anticipate`] did.
@@ -238,8 +232,7 @@ impl Allocator {
             holds: Holds::new(config.hold_nanos.min(config.quantum_nanos)),
             lingering: Lingering::new(config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA),
             scratch_list: Vec::new(),
-            sub_hold: Vec::new(),
-            hidden: Vec::new(),
+            ceilings: Ceilings::default(),
         };
         a.resize();
         a
@@ -388,7 +381,7 @@ impl Allocator {
         self.slots.resize_with(n, Slot::default);
         self.counts.resize(n);
         self.entitlements.resize(n);
-        self.sub_hold.resize(n, 0);
+        self.ceilings.resize(n);
         self.holds.resize(n);
         self.lingering.lingerers.resize(n);
         match &mut self.policy {
@@ -521,46 +514,19 @@ impl Allocator {
 
     /// Counts the cores each slot's subtree holds, from the holders.
     fn recount_sub_hold(&mut self) {
-        self.sub_hold.iter_mut().for_each(|h| *h = 0);
+        self.ceilings.sub_hold.iter_mut().for_each(|h| *h = 0);
         for k in 0..self.workers.holder_set.len() {
             let i = self.workers.holder_set[k] as usize;
             if let Worker::Holding { slot, .. } = self.workers.states[i] {
-                self.add_sub_hold(slot, 1);
+                self.ceilings.add_sub_hold(&self.tree, slot, 1);
             }
-        }
-    }
-
-    /// A holder of `slot` came (`+1`) or went (`-1`): the counts of its subtree
-    /// and of those above it follow (while some share has a ceiling).
-    fn add_sub_hold(&mut self, slot: usize, delta: i32) {
-        let mut at = Some(slot as u32);
-        while let Some(i) = at {
-            let h = &mut self.sub_hold[i as usize];
-            *h = h
-                .checked_add_signed(delta)
-                .expect("subtree holders out of step");
-            at = self.tree.at(i).parent;
         }
     }
 
     /// Whether `slot`'s share, or one above it, holds as many cores as its
     /// ceiling (`by` = 0) or more than it (`by` = 1).
     fn ceiling_reached(&self, slot: usize, by: u32) -> bool {
-        if !self.tree.has_ceilings() {
-            return false;
-        }
-        let mut at = Some(slot as u32);
-        while let Some(i) = at {
-            let node = self.tree.at(i);
-            if node
-                .ceiling
-                .is_some_and(|c| self.sub_hold[i as usize] >= c + by)
-            {
-                return true;
-            }
-            at = node.parent;
-        }
-        false
+        self.ceilings.reached(&self.tree, slot, by)
     }
 
     /// Whether a worker of `share` may get no core now, whatever the policy,
@@ -585,7 +551,8 @@ impl Allocator {
             .iter()
             .map(|&i| self.slots[i as usize].flagged)
             .sum();
-        let mut over = (self.sub_hold[share.index()].saturating_sub(ceiling)).saturating_sub(asked);
+        let mut over =
+            (self.ceilings.sub_hold[share.index()].saturating_sub(ceiling)).saturating_sub(asked);
         let mut flagged = Vec::new();
         for &i in &subtree {
             while over > 0 {
@@ -600,7 +567,7 @@ impl Allocator {
     }
 
     /// Hides from the policy the waiters of the shares at their ceiling (see
-    /// [`Allocator::hidden`]); [`Allocator::unhide`] shows them again.
+    /// [`Ceilings::hidden`]); [`Allocator::unhide`] shows them again.
     fn hide_capped(&mut self) {
         if !self.tree.has_ceilings() {
             return;
@@ -610,7 +577,7 @@ impl Allocator {
         waiters.extend_from_slice(self.counts.waiters.as_slice());
         for &slot in &waiters {
             if self.ceiling_reached(slot, 0) {
-                self.hidden.push(slot);
+                self.ceilings.hidden.push(slot);
                 self.set_waiting(slot, 0);
             }
         }
@@ -618,7 +585,7 @@ impl Allocator {
     }
 
     fn unhide(&mut self) {
-        while let Some(slot) = self.hidden.pop() {
+        while let Some(slot) = self.ceilings.hidden.pop() {
             let n = self.slots[slot].queue.len() as u32;
             self.set_waiting(slot, n);
         }
@@ -1056,7 +1023,7 @@ impl Allocator {
         self.workers.states[w.index()] = Worker::Idle;
         self.permits.give_back();
         if self.tree.has_ceilings() {
-            self.add_sub_hold(slot, -1);
+            self.ceilings.add_sub_hold(&self.tree, slot, -1);
         }
         slot
     }
@@ -1279,7 +1246,7 @@ impl Allocator {
             };
             granted.push(w);
             if self.tree.has_ceilings() {
-                self.add_sub_hold(slot, 1);
+                self.ceilings.add_sub_hold(&self.tree, slot, 1);
                 // This grant may have brought its share to its ceiling.
                 self.hide_capped();
             }
@@ -1549,7 +1516,7 @@ impl Allocator {
             self.permits.free == self.holds.held || waiting == 0,
             "a core idles while a worker waits"
         );
-        assert!(self.hidden.is_empty(), "waiters left hidden");
+        assert!(self.ceilings.hidden.is_empty(), "waiters left hidden");
         let kept: u32 = self.slots.iter().map(|s| s.held).sum();
         assert_eq!(kept, self.holds.held, "kept cores out of step");
         let active = (0..self.tree.slots())
@@ -1643,8 +1610,8 @@ impl Allocator {
     /// Panics unless the subtree holder counts equal a recount, and no share
     /// holds more unflagged cores than its ceiling.
     fn check_ceilings(&self) {
-        let mut count = vec![0u32; self.sub_hold.len()];
-        let mut unflagged = vec![0u32; self.sub_hold.len()];
+        let mut count = vec![0u32; self.ceilings.sub_hold.len()];
+        let mut unflagged = vec![0u32; self.ceilings.sub_hold.len()];
         for w in &self.workers.states {
             if let Worker::Holding { slot, flagged, .. } = *w {
                 let mut at = Some(slot as u32);
@@ -1659,7 +1626,10 @@ impl Allocator {
             let Some(node) = self.tree.slot(i) else {
                 continue;
             };
-            assert_eq!(count[i], self.sub_hold[i], "subtree holders of slot {i}");
+            assert_eq!(
+                count[i], self.ceilings.sub_hold[i],
+                "subtree holders of slot {i}"
+            );
             if let Some(c) = node.ceiling {
                 assert!(unflagged[i] <= c, "slot {i} holds past its ceiling");
             }
