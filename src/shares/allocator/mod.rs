@@ -15,6 +15,43 @@
 //!   a share, with the shares below it, never holds more cores than its
 //!   ceiling, even with cores free;
 //! * a share's demand is the number of its workers holding or waiting.
+//!
+//! # Where a ticket becomes a core
+//!
+//! 1. The [`ShareTree`] keeps each share's tickets in its parent's currency,
+//!    its demand (set by [`Allocator::request`] and [`Allocator::release`])
+//!    and the lends.
+//! 2. [`Entitlements::fresh`] turns them into `ticket_ent`, the cores each
+//!    active share's tickets are worth, before anything reads them (who is
+//!    active at once, the demands at each end of a quantum:
+//!    [`Allocator::tick`]); the policy's ledger is retuned to the ones that moved.
+//! 3. The ledger charges each holder's core time against its share's
+//!    `ticket_ent` ([`Allocator::settle`], and a holder that gives its core
+//!    back: [`Allocator::charge`]).
+//! 4. At each decision the policy reads the [`View`] (entitlements, counts,
+//!    cores in flight) and names the share that gets a free core
+//!    ([`Allocator::dispatch`], [`Allocator::pick`]) or the holders that give
+//!    theirs back ([`Allocator::preempt`]).
+//! 5. [`Allocator::dispatch`] grants it: the share's first waiter becomes a
+//!    holder ([`Workers`]), its counts follow ([`SlotCounts`]), and a permit
+//!    stops being free ([`CorePermits`]).
+//!
+//! # The state, in parts
+//!
+//! Each part keeps one thing, and says its invariants:
+//! * [`CorePermits`]: the cores, the free ones, the excess and those in flight;
+//! * [`Entitlements`]: the ticket and demand-capped entitlements, and a flag
+//!   for each thing of them that may be out of date;
+//! * [`SlotCounts`]: per share, the workers waiting, the unflagged holders and
+//!   the demand (what the policies read, under the same names);
+//! * [`Workers`]: each worker's state and clock, the holders in the order they
+//!   are charged, and when they were last charged;
+//! * [`Holds`]: the free cores kept for a share a moment, and the claims;
+//! * [`Lingering`]: the shares idle for a moment that still count as active;
+//! * [`Ceilings`]: the cores each subtree holds, and the waiters hidden for a
+//!   decision because their share is at its ceiling;
+//! * [`Slot`]: what is kept of each share (its queue of waiters, its holders,
+//!   its own figures of the parts above), indexed by tree slot.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -141,19 +178,22 @@ enum Policy {
 /// The allocator of one pool.
 #[derive(Debug)]
 pub(crate) struct Allocator {
+    /// The shares: tickets, demands, lends, ceilings.
     tree: ShareTree,
-    permits: CorePermits,
+    /// The stride policy or a lottery, with its ledger of passes.
+    policy: Policy,
     quantum_nanos: u64,
+    permits: CorePermits,
+    entitlements: Entitlements,
+    /// Each share's own state, indexed by tree slot.
     slots: Vec<Slot>,
     counts: SlotCounts,
-    entitlements: Entitlements,
     workers: Workers,
-    policy: Policy,
     holds: Holds,
     lingering: Lingering,
+    ceilings: Ceilings,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
-    ceilings: Ceilings,
 }
 
 /// What [`Allocator::anticipate`] did.
@@ -220,19 +260,19 @@ impl Allocator {
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),
-            permits: CorePermits::new(config.cores),
+            policy,
             quantum_nanos: config.quantum_nanos.max(1),
+            permits: CorePermits::new(config.cores),
+            entitlements: Entitlements::default(),
             slots: Vec::new(),
             counts: SlotCounts::default(),
-            entitlements: Entitlements::default(),
             workers: Workers::new(config.own_clocks),
-            policy,
             // Never longer than a quantum (a pool with short quanta wants quick
             // hand-overs).
             holds: Holds::new(config.hold_nanos.min(config.quantum_nanos)),
             lingering: Lingering::new(config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA),
-            scratch_list: Vec::new(),
             ceilings: Ceilings::default(),
+            scratch_list: Vec::new(),
         };
         a.resize();
         a
