@@ -227,7 +227,7 @@ impl TicketSplit {
         self.deferred.len()
     }
 
-    /// Brings `ent` (indexed by slot) up to date with the tree's changes since
+    /// Brings `ticket_ent` (indexed by slot) up to date with the tree's changes since
     /// the last call (the caller then clears them); adds `(slot, old, new)` to `changes` for
     /// each entitlement that moved. From the root down on the first call, after
     /// lends, or while a share lends (by the water-filling then).
@@ -243,11 +243,11 @@ impl TicketSplit {
         tree: &ShareTree,
         cores: f64,
         demands: bool,
-        ent: &mut Vec<f64>,
+        ticket_ent: &mut Vec<f64>,
         changes: &mut Vec<(usize, f64, f64)>,
     ) {
         let n = tree.slots();
-        ent.resize(n, 0.0);
+        ticket_ent.resize(n, 0.0);
         self.value.resize(n, 0.0);
         self.real.resize(n, 0.0);
         self.level.resize(n, f64::INFINITY);
@@ -262,7 +262,7 @@ impl TicketSplit {
             self.level[i] = f64::INFINITY;
             (self.seen_own[i], self.seen_below[i]) = (0, 0);
             self.fed[i] = false;
-            note(ent, changes, i, 0.0);
+            note(ticket_ent, changes, i, 0.0);
         }
         // Lends and ceilings: by the water-filling from the root down at each
         // change (a ceiling caps its subtree there, and the rest goes to the
@@ -271,7 +271,7 @@ impl TicketSplit {
             let mut s = Scratch::default();
             compute(tree, cores, Demand::Uncapped(cores), &mut s);
             for (i, &e) in s.out.iter().enumerate() {
-                note(ent, changes, i, e);
+                note(ticket_ent, changes, i, e);
             }
             self.exact = false;
             return;
@@ -288,7 +288,7 @@ impl TicketSplit {
             }
             self.from.push((0, root));
             (self.value[root as usize], self.real[root as usize]) = root_value(tree, cores);
-            self.walk(tree, true, ent, changes);
+            self.walk(tree, true, ticket_ent, changes);
             self.deferred.clear();
             self.stale = false;
             return;
@@ -373,7 +373,7 @@ impl TicketSplit {
         self.from.sort_unstable();
         self.from.dedup();
         self.value[root as usize] = value;
-        self.walk(tree, false, ent, changes);
+        self.walk(tree, false, ticket_ent, changes);
     }
 
     /// Splits the value of each node of `from` (and, below it, of each node
@@ -382,7 +382,7 @@ impl TicketSplit {
         &mut self,
         tree: &ShareTree,
         all: bool,
-        ent: &mut [f64],
+        ticket_ent: &mut [f64],
         changes: &mut Vec<(usize, f64, f64)>,
     ) {
         for k in 0..self.from.len() {
@@ -430,7 +430,7 @@ impl TicketSplit {
                         Split::Raised => value * by_tickets.max(parts[k] / real),
                     }
                 };
-                note(ent, changes, i as usize, part(0, own));
+                note(ticket_ent, changes, i as usize, part(0, own));
                 for (k, &c) in node.children.iter().enumerate() {
                     let child = tree.at(c);
                     let c = c as usize;
@@ -549,11 +549,11 @@ fn root_value(tree: &ShareTree, cores: f64) -> (f64, f64) {
     }
 }
 
-/// Sets `ent[i]` to `e`, noting the change if it moved.
-fn note(ent: &mut [f64], changes: &mut Vec<(usize, f64, f64)>, i: usize, e: f64) {
-    let old = ent[i];
+/// Sets `ticket_ent[i]` to `e`, noting the change if it moved.
+fn note(ticket_ent: &mut [f64], changes: &mut Vec<(usize, f64, f64)>, i: usize, e: f64) {
+    let old = ticket_ent[i];
     if old.to_bits() != e.to_bits() {
-        ent[i] = e;
+        ticket_ent[i] = e;
         changes.push((i, old, e));
     }
 }

@@ -87,7 +87,7 @@ struct Superquantum {
     draw_ent: Vec<f64>,
     /// The ticket entitlements and demands it was drawn for: a change to either
     /// ends it.
-    ent: Vec<f64>,
+    ticket_ent: Vec<f64>,
     demand: Vec<u32>,
 }
 
@@ -215,7 +215,7 @@ impl Lottery {
     /// The weight of `slot` now: its ticket entitlement plus its lag spread over
     /// the horizon (0: wants nothing).
     fn weight_of(&self, view: &View<'_>, slot: usize) -> f64 {
-        let e = view.ent[slot];
+        let e = view.ticket_ent[slot];
         if e <= 0.0 {
             return 0.0;
         }
@@ -239,9 +239,9 @@ impl Lottery {
     /// Fills `draw_ent`: each share's weight, water-filled within the demands
     /// over the cores in use.
     fn adjust(&mut self, view: &View<'_>) {
-        let in_use: f64 = view.capped.iter().sum();
+        let in_use: f64 = view.capped_ent.iter().sum();
         self.parts.clear();
-        for s in 0..view.ent.len() {
+        for s in 0..view.ticket_ent.len() {
             let demand = f64::from(view.demand[s]);
             let weight = self.weight_of(view, s);
             self.weight[s] = weight;
@@ -307,9 +307,9 @@ impl Lottery {
                 sq.next == SUPERQUANTUM.len()
                     || sq.demand != view.demand
                     || sq
-                        .ent
+                        .ticket_ent
                         .iter()
-                        .zip(view.ent)
+                        .zip(view.ticket_ent)
                         .any(|(a, b)| (a > &0.0) != (b > &0.0))
             }
         };
@@ -318,7 +318,7 @@ impl Lottery {
                 u: self.rng.next_f64(),
                 next: 0,
                 draw_ent: self.draw_ent.clone(),
-                ent: view.ent.to_vec(),
+                ticket_ent: view.ticket_ent.to_vec(),
                 demand: view.demand.to_vec(),
             });
         }
@@ -329,11 +329,11 @@ impl Lottery {
     }
 
     /// Systematic sampling: the points `offset, offset + 1, ...` over the draw
-    /// entitlements `ent` laid end to end; the share under each point gets a core.
-    fn draw_spaced(ent: &[f64], offset: f64, target: &mut [u32]) {
+    /// entitlements `draw_ent` laid end to end; the share under each point gets a core.
+    fn draw_spaced(draw_ent: &[f64], offset: f64, target: &mut [u32]) {
         let mut point = offset;
         let mut end = 0.0;
-        for (slot, &e) in ent.iter().enumerate() {
+        for (slot, &e) in draw_ent.iter().enumerate() {
             end += e;
             let mut won = 0;
             // A tiny epsilon keeps rounding from dropping a point at a boundary.

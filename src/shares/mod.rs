@@ -19,7 +19,10 @@
 //!   so that a draw between two quanta costs `O(log n)`.
 //! * [`allocator`]: the P core permits, worker states and charging, as pure logic on
 //!   an explicit clock (simulated deterministically in the tests), and the
-//!   activity memory (a share idle for a moment keeps its claim).
+//!   activity memory (a share idle for a moment keeps its claim); its state in
+//!   parts, a file each (permits, entitlements, counts, workers, holds,
+//!   lingering shares, ceilings), and its module doc says where a ticket
+//!   becomes a core.
 //! * [`thread_clock`]: the CPU time of worker threads, what shares are charged.
 //! * [`permits`]: the allocator behind a lock, with blocking, wake-ups and the
 //!   per-worker "give your core back" flag (model-checked with loom).

@@ -344,7 +344,12 @@ impl Permits {
                 .as_ref()
                 .map_or(-1, |s| s.cpu.load(Relaxed))
         };
-        if !inner.alloc.holders().any(|w| w != h.id && cpu(w) == c) || !may_run_elsewhere(c) {
+        if !inner
+            .alloc
+            .holding_workers()
+            .any(|w| w != h.id && cpu(w) == c)
+            || !may_run_elsewhere(c)
+        {
             return false;
         }
         h.slot.cpu.store(-1, Relaxed);
@@ -869,7 +874,7 @@ impl Inner {
     fn refresh(&mut self, me: Option<WorkerId>) {
         let now = self.origin.elapsed().as_nanos() as u64;
         let fresh = self.alloc.turn_nanos() / FRESH_PER_TURN;
-        let holders: Vec<WorkerId> = self.alloc.holders().collect();
+        let holders: Vec<WorkerId> = self.alloc.holding_workers().collect();
         for w in holders {
             let recent = (Some(w) != me)
                 .then(|| self.slots[w.index()].as_ref())
@@ -951,7 +956,7 @@ impl Inner {
                 c >= 0
                     && self
                         .alloc
-                        .holders()
+                        .holding_workers()
                         .any(|h| h != f && !self.alloc.is_flagged(h) && cpu(h) == c)
             })
             .collect();

@@ -60,8 +60,9 @@ use super::allocator::View;
 #[derive(Debug, Clone, Copy)]
 struct Ledger {
     pass: f64,
-    /// The share's entitlement, 0 while it does not compete.
-    ent: f64,
+    /// The share's ticket entitlement ([`View::ticket_ent`]), 0 while it does
+    /// not compete.
+    ticket_ent: f64,
     /// Its reach ([`Stride::reach`]) and lead ([`Stride::standing`]),
     /// computed when its entitlement changes.
     reach: f64,
@@ -71,7 +72,7 @@ struct Ledger {
 impl Ledger {
     const RESET: Ledger = Ledger {
         pass: 0.0,
-        ent: 0.0,
+        ticket_ent: 0.0,
         reach: f64::INFINITY,
         lead: f64::INFINITY,
     };
@@ -102,7 +103,7 @@ pub(crate) struct Stride {
     /// at the last one's level, since the global pass only grows in between.
     floor: f64,
     extremes_stale: bool,
-    /// Number of shares entitled to some cores (`ent > 0`).
+    /// Number of shares entitled to some cores (`ticket_ent > 0`).
     competing: u32,
     /// Scratch counts of [`Stride::preempt`], indexed by slot, each copied from
     /// the view when a move first changes the slot's (`copied`): false between
@@ -359,7 +360,7 @@ impl Stride {
     }
 
     pub(crate) fn reset(&mut self, slot: usize) {
-        if self.slots[slot].ent > 0.0 {
+        if self.slots[slot].ticket_ent > 0.0 {
             self.competing -= 1;
         }
         self.set_waiting(slot, 0);
@@ -388,7 +389,7 @@ impl Stride {
     #[inline]
     fn standing(&self, slot: usize) -> f64 {
         let l = &self.slots[slot];
-        if l.ent > 0.0 {
+        if l.ticket_ent > 0.0 {
             l.pass.max(self.global - l.lead)
         } else {
             l.pass
@@ -404,7 +405,7 @@ impl Stride {
     /// The pass of a share's ledger entry, raised to the pending bound.
     #[inline]
     fn pass_of(&self, l: &Ledger) -> f64 {
-        if l.ent > 0.0 {
+        if l.ticket_ent > 0.0 {
             l.pass.max(self.floor - l.reach)
         } else {
             l.pass
@@ -497,7 +498,7 @@ impl Stride {
     /// the others to absorb; one that goes on has its distance rescaled.
     fn set_entitlement(&mut self, slot: usize, o: f64, n: f64, g: f64) -> f64 {
         let l = &mut self.slots[slot];
-        l.ent = n;
+        l.ticket_ent = n;
         l.reach = self.memory + 2.0 / n;
         l.lead = (LEAD_QUANTA + 1.0 / n).min(l.reach);
         if o > 0.0 && n == 0.0 {
@@ -588,10 +589,14 @@ impl Stride {
     /// The row of waiting `slot`, from its ledger entry as it is now.
     fn row(&self, slot: usize) -> Row {
         let l = &self.slots[slot];
-        let step = f64::from(self.table.next[slot]) / l.ent.max(f64::MIN_POSITIVE);
+        let step = f64::from(self.table.next[slot]) / l.ticket_ent.max(f64::MIN_POSITIVE);
         Row {
             raw: l.pass + step,
-            lead: if l.ent > 0.0 { l.lead } else { f64::INFINITY },
+            lead: if l.ticket_ent > 0.0 {
+                l.lead
+            } else {
+                f64::INFINITY
+            },
             step,
             slot,
         }
@@ -607,17 +612,17 @@ impl Stride {
         }
     }
 
-    /// `slot` (entitled to `ent` of `total` cores) held cores for `quanta` quanta.
-    pub(crate) fn charge(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
-        self.advance(slot, quanta, ent, total);
-        self.bound(ent);
+    /// `slot` (entitled to `ticket_ent` of `total` cores) held cores for `quanta` quanta.
+    pub(crate) fn charge(&mut self, slot: usize, quanta: f64, ticket_ent: f64, total: f64) {
+        self.advance(slot, quanta, ticket_ent, total);
+        self.bound(ticket_ent);
     }
 
     /// [`Stride::charge`] without the bounds (the caller charging several holders
     /// at once applies them after the last, once).
-    pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
-        if ent > 0.0 {
-            self.slots[slot].pass = self.pass(slot) + quanta / ent;
+    pub(crate) fn advance(&mut self, slot: usize, quanta: f64, ticket_ent: f64, total: f64) {
+        if ticket_ent > 0.0 {
+            self.slots[slot].pass = self.pass(slot) + quanta / ticket_ent;
             self.follow_pass(slot);
         }
         if total > 0.0 {
@@ -630,7 +635,7 @@ impl Stride {
     fn follow_pass(&mut self, slot: usize) {
         self.moved(slot);
         let l = self.slots[slot];
-        if l.ent > 0.0 {
+        if l.ticket_ent > 0.0 {
             self.most_ahead = self.most_ahead.max(l.pass - l.reach);
         }
     }
@@ -642,9 +647,9 @@ impl Stride {
     /// is that of its last pass, and its row depends on that pass alone: both
     /// come out as charging the holders one by one leaves them, bit for bit.
     #[inline]
-    pub(crate) fn accrue(&mut self, slot: usize, quanta: f64, ent: f64, total: f64) {
-        if ent > 0.0 {
-            let pass = self.pass(slot) + quanta / ent;
+    pub(crate) fn accrue(&mut self, slot: usize, quanta: f64, ticket_ent: f64, total: f64) {
+        if ticket_ent > 0.0 {
+            let pass = self.pass(slot) + quanta / ticket_ent;
             self.slots[slot].pass = pass;
             if !self.charged[slot] {
                 self.charged[slot] = true;
@@ -671,9 +676,9 @@ impl Stride {
     /// Keeps every active share within its reach of the global pass: past that,
     /// the global pass moves up to the most indebted share (forgiving all debts
     /// alike, so the debtors keep their proportions among themselves), and credit
-    /// is lost. A no-op unless the share just charged is entitled to some (`ent`).
-    pub(crate) fn bound(&mut self, ent: f64) {
-        if ent <= 0.0 {
+    /// is lost. A no-op unless the share just charged is entitled to some (`ticket_ent`).
+    pub(crate) fn bound(&mut self, ticket_ent: f64) {
+        if ticket_ent <= 0.0 {
             return;
         }
         if self.extremes_stale {
@@ -688,7 +693,7 @@ impl Stride {
     /// Computes the largest distance ahead that [`Stride::bound`] keeps: a pass
     /// over every share.
     fn measure_extremes(&mut self) {
-        let active = (0..self.slots.len()).filter(|&s| self.slots[s].ent > 0.0);
+        let active = (0..self.slots.len()).filter(|&s| self.slots[s].ticket_ent > 0.0);
         let ahead = active.map(|s| self.pass(s) - self.reach(s));
         self.most_ahead = ahead.fold(f64::NEG_INFINITY, f64::max);
         self.extremes_stale = false;
@@ -707,8 +712,8 @@ impl Stride {
     /// EEVDF orders by virtual deadline): a heavy share's next core is due sooner
     /// than a light one's at the same pass, so a share that becomes active gets
     /// its part at once, and two equal shares alternate.
-    fn deadline(&self, slot: usize, held: u32, ent: f64) -> f64 {
-        self.standing(slot) + f64::from(held) / ent.max(f64::MIN_POSITIVE)
+    fn deadline(&self, slot: usize, held: u32, ticket_ent: f64) -> f64 {
+        self.standing(slot) + f64::from(held) / ticket_ent.max(f64::MIN_POSITIVE)
     }
 
     /// The waiting share whose next core has the earliest deadline.
@@ -732,10 +737,10 @@ impl Stride {
 
     /// [`Stride::pick`] by a look at every waiting share.
     fn scan_pick(&self, view: &View<'_>) -> Option<usize> {
-        let (holders, ent) = (view.holders, view.ent);
+        let (holders, ticket_ent) = (view.holders, view.ticket_ent);
         let mut first: Option<(u64, usize)> = None;
         for &s in view.waiters {
-            let key = order_key(self.deadline(s, holders[s] + 1, ent[s]));
+            let key = order_key(self.deadline(s, holders[s] + 1, ticket_ent[s]));
             // The lowest slot among the earliest (the waiters come in no order).
             if first.is_none_or(|(k, f)| key < k || (key == k && s < f)) {
                 first = Some((key, s));
@@ -747,7 +752,7 @@ impl Stride {
     /// Whether `slot` would get the next free core, were it waiting: its next
     /// core's deadline is no later than every waiting share's.
     pub(crate) fn due(&self, view: &View<'_>, slot: usize) -> bool {
-        let mine = self.deadline(slot, view.holders[slot] + 1, view.ent[slot]);
+        let mine = self.deadline(slot, view.holders[slot] + 1, view.ticket_ent[slot]);
         if self.table.on {
             // Level with or earlier than every deadline if with the earliest
             // (adding the tie keeps the order).
@@ -756,7 +761,7 @@ impl Stride {
                 None => self.table.rows.is_empty(),
             };
         }
-        let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ent[s]);
+        let next = |s: usize| self.deadline(s, view.holders[s] + 1, view.ticket_ent[s]);
         view.waiters.iter().all(|&s| mine <= next(s) + TIE)
     }
 
@@ -765,7 +770,7 @@ impl Stride {
     /// and deadlines a look at every waiting share finds.
     #[cfg(test)]
     pub(crate) fn check_table(&self, view: &View<'_>) {
-        let competing = self.slots.iter().filter(|l| l.ent > 0.0).count();
+        let competing = self.slots.iter().filter(|l| l.ticket_ent > 0.0).count();
         assert_eq!(
             self.competing as usize, competing,
             "shares entitled to cores"
@@ -793,10 +798,10 @@ impl Stride {
                 continue;
             }
             let l = &self.slots[s];
-            let ent = view.ent[s];
+            let ticket_ent = view.ticket_ent[s];
             assert_eq!(
-                l.ent.to_bits(),
-                ent.to_bits(),
+                l.ticket_ent.to_bits(),
+                ticket_ent.to_bits(),
                 "ledger entitlement of slot {s}"
             );
             let row = ix.rows[ix.row[s] as usize];
@@ -805,7 +810,7 @@ impl Stride {
                 bits(&self.row(s)),
                 "waiter table: row of slot {s}"
             );
-            let deadline = self.deadline(s, k, ent);
+            let deadline = self.deadline(s, k, ticket_ent);
             assert_eq!(
                 row.deadline(self.global).to_bits(),
                 deadline.to_bits(),
@@ -857,7 +862,7 @@ impl Stride {
         if table && view.in_flight == 0 && !self.may_preempt(view) {
             return Vec::new();
         }
-        let n = view.ent.len();
+        let n = view.ticket_ent.len();
         let mut counts = Counts {
             view,
             held: std::mem::take(&mut self.held),
@@ -889,7 +894,7 @@ impl Stride {
         let Some(w) = self.pick(view) else {
             return false;
         };
-        let last = |s: usize| self.deadline(s, view.holders[s], view.ent[s]);
+        let last = |s: usize| self.deadline(s, view.holders[s], view.ticket_ent[s]);
         // The holder due last, the highest slot among the latest.
         let mut h: Option<(u64, usize)> = None;
         for &s in view.holding {
@@ -901,7 +906,7 @@ impl Stride {
         let Some((_, h)) = h else {
             return false;
         };
-        let next = self.deadline(w, view.holders[w] + 1, view.ent[w]);
+        let next = self.deadline(w, view.holders[w] + 1, view.ticket_ent[w]);
         w != h && next <= last(h) + TIE
     }
 
@@ -913,8 +918,9 @@ impl Stride {
         table: bool,
         most: u32,
     ) -> Vec<usize> {
-        let next = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s) + 1, view.ent[s]);
-        let last = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s), view.ent[s]);
+        let next =
+            |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s) + 1, view.ticket_ent[s]);
+        let last = |c: &Counts<'_, '_>, s: usize| self.deadline(s, c.held(s), view.ticket_ent[s]);
         // The waiter due first and the holder due last, each kept in a heap (a
         // scan of every share per core moved made a tick cost cores x shares). An
         // entry is stale once its share's deadline or eligibility changed (a

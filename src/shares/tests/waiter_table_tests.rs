@@ -10,7 +10,7 @@ use crate::shares::stride::Stride;
 struct Run {
     stride: Stride,
     rng: XorShift,
-    ent: Vec<f64>,
+    ticket_ent: Vec<f64>,
     waiting: Vec<u32>,
     holders: Vec<u32>,
     waiters: Vec<usize>,
@@ -28,7 +28,7 @@ impl Run {
         Run {
             stride,
             rng: XorShift::new(seed),
-            ent: vec![0.0; slots],
+            ticket_ent: vec![0.0; slots],
             waiting: vec![0; slots],
             holders: vec![0; slots],
             waiters: Vec::new(),
@@ -45,8 +45,8 @@ impl Run {
 
     fn view(&self) -> View<'_> {
         View {
-            ent: &self.ent,
-            capped: &self.ent,
+            ticket_ent: &self.ticket_ent,
+            capped_ent: &self.ticket_ent,
             demand: &self.zeros,
             waiting: &self.waiting,
             holders: &self.holders,
@@ -61,7 +61,7 @@ impl Run {
         let v = self.view();
         let d = |s: usize| {
             self.stride.standing_for_tests(s)
-                + f64::from(v.holders[s] + 1) / v.ent[s].max(f64::MIN_POSITIVE)
+                + f64::from(v.holders[s] + 1) / v.ticket_ent[s].max(f64::MIN_POSITIVE)
         };
         let mut first: Option<(f64, usize)> = None;
         for s in v.waiting_slots() {
@@ -77,16 +77,16 @@ impl Run {
             0 => {
                 // New entitlements: some kept bit for bit (their passes are only
                 // rescaled, by o / o), some gone, some new.
-                let old = self.ent.clone();
+                let old = self.ticket_ent.clone();
                 let rng = &mut self.rng;
-                self.ent = (old.iter())
+                self.ticket_ent = (old.iter())
                     .map(|&o| match rng.next_u64() % 4 {
                         0 => 0.0,
                         1 => 0.01 + 8.0 * rng.next_f64(),
                         _ => o,
                     })
                     .collect();
-                self.stride.retune_all(&old, &self.ent);
+                self.stride.retune_all(&old, &self.ticket_ent);
             }
             1 | 2 => {
                 let s = self.below(self.slots as u64) as usize;
@@ -103,9 +103,9 @@ impl Run {
             }
             3 | 4 => {
                 let s = self.below(self.slots as u64) as usize;
-                let total = self.ent.iter().sum();
+                let total = self.ticket_ent.iter().sum();
                 let quanta = 3.0 * self.rng.next_f64();
-                self.stride.charge(s, quanta, self.ent[s], total);
+                self.stride.charge(s, quanta, self.ticket_ent[s], total);
             }
             5 => {
                 // A preemption, at the end of a quantum or with cores on their
@@ -128,10 +128,10 @@ impl Run {
                 let s = self.below(self.slots as u64) as usize;
                 let view = self.view();
                 let mine = self.stride.standing_for_tests(s)
-                    + f64::from(view.holders[s] + 1) / view.ent[s].max(f64::MIN_POSITIVE);
+                    + f64::from(view.holders[s] + 1) / view.ticket_ent[s].max(f64::MIN_POSITIVE);
                 let each = |w: usize| {
                     mine <= self.stride.standing_for_tests(w)
-                        + f64::from(view.holders[w] + 1) / view.ent[w].max(f64::MIN_POSITIVE)
+                        + f64::from(view.holders[w] + 1) / view.ticket_ent[w].max(f64::MIN_POSITIVE)
                         + 1e-9
                 };
                 assert_eq!(

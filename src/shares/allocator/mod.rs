@@ -15,52 +15,76 @@
 //!   a share, with the shares below it, never holds more cores than its
 //!   ceiling, even with cores free;
 //! * a share's demand is the number of its workers holding or waiting.
+//!
+//! # Where a ticket becomes a core
+//!
+//! 1. The [`ShareTree`] keeps each share's tickets in its parent's currency,
+//!    its demand (set by [`Allocator::request`] and [`Allocator::release`])
+//!    and the lends.
+//! 2. [`Entitlements::fresh`] turns them into `ticket_ent`, the cores each
+//!    active share's tickets are worth, before anything reads them (who is
+//!    active at once, the demands at each end of a quantum:
+//!    [`Allocator::tick`]); the policy's ledger is retuned to the ones that moved.
+//! 3. The ledger charges each holder's core time against its share's
+//!    `ticket_ent` ([`Allocator::settle`], and a holder that gives its core
+//!    back: [`Allocator::charge`]).
+//! 4. At each decision the policy reads the [`View`] (entitlements, counts,
+//!    cores in flight) and names the share that gets a free core
+//!    ([`Allocator::dispatch`], [`Allocator::pick`]) or the holders that give
+//!    theirs back ([`Allocator::preempt`]).
+//! 5. [`Allocator::dispatch`] grants it: the share's first waiter becomes a
+//!    holder ([`Workers`]), its counts follow ([`SlotCounts`]), and a permit
+//!    stops being free ([`CorePermits`]).
+//!
+//! # The state, in parts
+//!
+//! Each part keeps one thing, and says its invariants:
+//! * [`CorePermits`]: the cores, the free ones, the excess and those in flight;
+//! * [`Entitlements`]: the ticket and demand-capped entitlements, and a flag
+//!   for each thing of them that may be out of date;
+//! * [`SlotCounts`]: per share, the workers waiting, the unflagged holders and
+//!   the demand (what the policies read, under the same names);
+//! * [`Workers`]: each worker's state and clock, the holders in the order they
+//!   are charged, and when they were last charged;
+//! * [`Holds`]: the free cores kept for a share a moment, and the claims;
+//! * [`Lingering`]: the shares idle for a moment that still count as active;
+//! * [`Ceilings`]: the cores each subtree holds, and the waiters hidden for a
+//!   decision because their share is at its ceiling;
+//! * [`Slot`]: what is kept of each share (its queue of waiters, its holders,
+//!   its own figures of the parts above), indexed by tree slot.
 
 use std::collections::{BTreeSet, VecDeque};
 
 use super::accounting::ShareStats;
-use super::entitlement::{Scratch, TicketSplit, entitlements, ticket_entitlements};
+use super::entitlement::{Scratch, entitlements, ticket_entitlements};
 use super::error::ShareError;
 use super::lottery::{Draws, Lottery};
 use super::policy::SharePolicy;
-use super::slot_set::SlotSet;
 use super::stride::Stride;
 use super::tree::{ShareId, ShareTree};
 
-/// A worker thread known to the allocator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct WorkerId(u32);
+mod ceilings;
+mod core_permits;
+mod counts;
+mod entitlements;
+mod holds;
+mod lingering;
+mod workers;
 
-impl WorkerId {
-    pub(crate) fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    /// The worker whose [`WorkerId::index`] is `i`.
-    pub(crate) fn from_index(i: usize) -> Self {
-        WorkerId(i as u32)
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Worker {
-    Idle,
-    Waiting {
-        slot: usize,
-    },
-    Holding {
-        slot: usize,
-        /// The worker's time when it was last charged ([`PENDING`]: granted, not
-        /// yet running).
-        since: u64,
-        flagged: bool,
-    },
-}
+use ceilings::Ceilings;
+use core_permits::CorePermits;
+use counts::SlotCounts;
+use entitlements::Entitlements;
+use holds::Holds;
+use lingering::Lingering;
+pub(crate) use workers::WorkerId;
+use workers::{PENDING, Worker, Workers};
 
 /// Per-share scheduling state, indexed by tree slot.
 #[derive(Debug, Default)]
 struct Slot {
-    waiting: VecDeque<WorkerId>,
+    /// Its waiting workers, first come first.
+    queue: VecDeque<WorkerId>,
     /// Holders not asked to give their core back (worker indices; the lowest is
     /// the one asked first).
     unflagged: BTreeSet<u32>,
@@ -95,16 +119,17 @@ struct Slot {
 /// What the policies see when deciding (indexed by tree slot).
 pub(crate) struct View<'a> {
     /// Cores each active share's tickets are worth (0: wants none; see
-    /// [`TicketSplit`]): what the policies charge against.
-    pub(crate) ent: &'a [f64],
+    /// [`super::entitlement::TicketSplit`]): what the policies charge against.
+    pub(crate) ticket_ent: &'a [f64],
     /// Cores each share is entitled to within the demands (they add up to the
     /// cores in use).
-    pub(crate) capped: &'a [f64],
-    /// Workers of each share that want a core (holding or waiting).
+    pub(crate) capped_ent: &'a [f64],
+    /// Workers of each share that want a core (waiting, or holding one, asked
+    /// to give it back or not).
     pub(crate) demand: &'a [u32],
-    /// Workers waiting for a core.
+    /// Workers of each share waiting for a core.
     pub(crate) waiting: &'a [u32],
-    /// Holders not yet asked to give their core back.
+    /// Holders of each share not yet asked to give their core back.
     pub(crate) holders: &'a [u32],
     /// Holders asked to give their core back that have not yet: cores already on
     /// their way to waiters.
@@ -132,14 +157,14 @@ impl View<'_> {
 macro_rules! view {
     ($a:expr) => {
         View {
-            ent: &$a.ticket_ent,
-            capped: &$a.ent,
-            demand: &$a.ndemand,
-            waiting: &$a.nwait,
-            holders: &$a.nhold,
-            in_flight: $a.in_flight,
-            waiters: $a.waiters.as_slice(),
-            holding: $a.holding.as_slice(),
+            ticket_ent: &$a.entitlements.ticket_ent,
+            capped_ent: &$a.entitlements.capped_ent,
+            demand: &$a.counts.demand,
+            waiting: &$a.counts.waiting,
+            holders: &$a.counts.holders,
+            in_flight: $a.permits.in_flight,
+            waiters: $a.counts.waiters.as_slice(),
+            holding: $a.counts.holding.as_slice(),
         }
     };
 }
@@ -153,112 +178,22 @@ enum Policy {
 /// The allocator of one pool.
 #[derive(Debug)]
 pub(crate) struct Allocator {
+    /// The shares: tickets, demands, lends, ceilings.
     tree: ShareTree,
-    cores: u32,
-    free: u32,
-    /// Holders beyond `cores` after the cores were lowered: the next cores given
-    /// back vanish instead of coming free (see [`Allocator::set_cores`]).
-    excess: u32,
-    quantum_nanos: u64,
-    slots: Vec<Slot>,
-    /// Workers waiting, per slot (the policies' view).
-    nwait: Vec<u32>,
-    /// Holders not yet asked to give their core back, per slot.
-    nhold: Vec<u32>,
-    /// Workers holding or waiting, per slot.
-    ndemand: Vec<u32>,
-    ent: Vec<f64>,
-    /// Cores each active share's tickets are worth (at the top level as if every
-    /// active share could use all the cores, raised within currencies by their
-    /// levels: see [`TicketSplit`]): what both policies charge against.
-    ticket_ent: Vec<f64>,
-    /// All the cores while a share is active, else 0: what the global pass
-    /// advances against (the top-level parts add up to it, up to rounding;
-    /// `ticket_ent` adds up to it or more).
-    ticket_total: f64,
-    /// The slot with the largest `ticket_ent`, if one is larger than all others
-    /// (found when asked, once after each change).
-    top: Option<usize>,
-    top_stale: bool,
-    /// Keeps `ticket_ent` up to date by the currencies whose split changed.
-    split: TicketSplit,
-    /// Scratch: the ticket entitlements that moved, `(slot, old, new)`.
-    moved: Vec<(usize, f64, f64)>,
-    /// The ticket entitlements are out of date (computed lazily, before they are
-    /// used): which shares are active, their tickets or the lends changed. A
-    /// share's demand moving between two non-zero values leaves them alone.
-    dirty: bool,
-    /// A share's demand moved since the last end of a quantum: the ticket
-    /// entitlements follow the demands at the next (after the holders were
-    /// charged for the time before, at the old rates), not at each change,
-    /// which would cost a settle each and, where it moves a currency's level,
-    /// a retune of every share below it. Changes of who is active are
-    /// followed at once.
-    demand_moved: bool,
-    /// The next update of the ticket entitlements follows the demands.
-    follow_demands: bool,
-    /// The demand-capped entitlements (`ent`) are out of date: any demand changed.
-    /// Only the lottery decides with them (and `entitlement` reads them), so the
-    /// stride policy never waits for them.
-    capped_dirty: bool,
-    scratch: Scratch,
-    workers: Vec<Worker>,
-    /// Ids of removed workers, for reuse.
-    free_workers: Vec<WorkerId>,
+    /// The stride policy or a lottery, with its ledger of passes.
     policy: Policy,
-    /// How long a share whose demand fell to zero still counts as active.
-    activity_memory: u64,
-    /// Charge each worker by its own clock (its CPU time, noted by the permits
-    /// with [`Allocator::note_time`]) rather than by `now`.
-    own_clocks: bool,
-    /// Each worker's clock at its last reading (with `own_clocks`).
-    times: Vec<u64>,
-    /// How long a core given back while another share waits stays kept for its
-    /// share (see [`Config::hold_nanos`]).
-    hold_nanos: u64,
-    /// Free cores kept for some share (the sum of the slots' `held`).
-    held: u32,
-    /// Holders asked to give their core back, not yet gone (the sum of the
-    /// slots' `flagged`).
-    in_flight: u32,
-    /// The slots with waiting workers (`nwait` > 0), with unflagged holders
-    /// (`nhold` > 0), with kept cores (`held` > 0), lingering (`idle_since`
-    /// set), with claims (`claims` > 0): kept up to date so that a decision
-    /// looks at these shares only.
-    waiters: SlotSet,
-    holding: SlotSet,
-    kept: SlotSet,
-    lingerers: SlotSet,
-    /// No lingering share stops counting as active before this time (the
-    /// earliest end of their activity memory, or earlier): until then a
-    /// decision does not look at them.
-    lingering_until: u64,
-    claimants: SlotSet,
-    /// The workers holding a core (indices, sorted: they are charged in this
-    /// order). A sorted vector rather than a tree: a settle walks it whole, and
-    /// a grant or give-back moves at most a few hundred indices.
-    holder_set: Vec<u32>,
-    /// Charge the holders one by one at a settle, each with the ledger's whole
-    /// [`Stride::advance`] (tests compare the decisions either way).
-    #[cfg(test)]
-    settle_one_by_one: bool,
-    /// The time of the last settle, while every holder has been charged up to
-    /// it (none granted since at an earlier time; charging by `now` only): a
-    /// settle at that time again would charge nobody anything.
-    settled_at: Option<u64>,
-    /// When every holder was last charged (see [`Allocator::settle_lazily`]).
-    last_settle: u64,
+    quantum_nanos: u64,
+    permits: CorePermits,
+    entitlements: Entitlements,
+    /// Each share's own state, indexed by tree slot.
+    slots: Vec<Slot>,
+    counts: SlotCounts,
+    workers: Workers,
+    holds: Holds,
+    lingering: Lingering,
+    ceilings: Ceilings,
     /// Scratch list of slots or workers (reused, no allocation per decision).
     scratch_list: Vec<usize>,
-    /// While some share has a ceiling: the cores each slot's subtree holds
-    /// (flagged holders included), kept up to date at each grant and give-back
-    /// (left alone, and recounted at the first ceiling, while none has one).
-    sub_hold: Vec<u32>,
-    /// Slots whose waiters are hidden from the policy for one decision: their
-    /// share (or one above it) is at its ceiling, so none of them may get a
-    /// core, and the policy must neither give one a free core nor take a core
-    /// from another share for it.
-    hidden: Vec<usize>,
 }
 
 /// What [`Allocator::anticipate`] did.
@@ -269,10 +204,6 @@ pub(crate) struct Anticipated {
     /// Waiters granted a core (one whose hold lapsed).
     pub(crate) granted: Vec<WorkerId>,
 }
-
-/// `since` of a holder granted a core that does not run yet: charged from its
-/// first reading on.
-const PENDING: u64 = u64::MAX;
 
 /// Settings of an allocator.
 #[derive(Debug, Clone, Copy)]
@@ -329,51 +260,19 @@ impl Allocator {
         };
         let mut a = Allocator {
             tree: ShareTree::new(config.root_tickets),
-            cores: config.cores,
-            free: config.cores,
-            excess: 0,
-            quantum_nanos: config.quantum_nanos.max(1),
-            slots: Vec::new(),
-            nwait: Vec::new(),
-            nhold: Vec::new(),
-            ndemand: Vec::new(),
-            ent: Vec::new(),
-            ticket_ent: Vec::new(),
-            ticket_total: 0.0,
-            top: None,
-            top_stale: false,
-            split: TicketSplit::default(),
-            moved: Vec::new(),
-            dirty: false,
-            demand_moved: false,
-            follow_demands: false,
-            capped_dirty: false,
-            scratch: Scratch::default(),
-            workers: Vec::new(),
-            free_workers: Vec::new(),
             policy,
-            activity_memory: config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA,
-            own_clocks: config.own_clocks,
-            times: Vec::new(),
+            quantum_nanos: config.quantum_nanos.max(1),
+            permits: CorePermits::new(config.cores),
+            entitlements: Entitlements::default(),
+            slots: Vec::new(),
+            counts: SlotCounts::default(),
+            workers: Workers::new(config.own_clocks),
             // Never longer than a quantum (a pool with short quanta wants quick
             // hand-overs).
-            hold_nanos: config.hold_nanos.min(config.quantum_nanos),
-            held: 0,
-            in_flight: 0,
-            waiters: SlotSet::default(),
-            holding: SlotSet::default(),
-            kept: SlotSet::default(),
-            lingerers: SlotSet::default(),
-            lingering_until: u64::MAX,
-            claimants: SlotSet::default(),
-            holder_set: Vec::new(),
-            #[cfg(test)]
-            settle_one_by_one: false,
-            settled_at: None,
-            last_settle: 0,
+            holds: Holds::new(config.hold_nanos.min(config.quantum_nanos)),
+            lingering: Lingering::new(config.quantum_nanos.max(1) * ACTIVITY_MEMORY_QUANTA),
+            ceilings: Ceilings::default(),
             scratch_list: Vec::new(),
-            sub_hold: Vec::new(),
-            hidden: Vec::new(),
         };
         a.resize();
         a
@@ -385,7 +284,7 @@ impl Allocator {
     }
 
     pub(crate) fn cores(&self) -> u32 {
-        self.cores
+        self.permits.cores
     }
 
     pub(crate) fn quantum_nanos(&self) -> u64 {
@@ -410,7 +309,7 @@ impl Allocator {
     /// ```
     pub(crate) fn turn_nanos(&self) -> u64 {
         let active = u64::from(self.tree.active_shares().max(1));
-        let fair = ROUND_NANOS.saturating_mul(u64::from(self.cores)) / active;
+        let fair = ROUND_NANOS.saturating_mul(u64::from(self.permits.cores)) / active;
         fair.clamp(MIN_TURN_NANOS.min(self.quantum_nanos), self.quantum_nanos)
     }
 
@@ -418,31 +317,32 @@ impl Allocator {
     pub(crate) fn entitlement(&mut self, share: ShareId) -> f64 {
         self.tree.node(share);
         self.fresh_capped();
-        self.ent[share.index()]
+        self.entitlements.capped_ent[share.index()]
     }
 
     /// Computes into `s.out` the demand-capped entitlements of every slot now,
     /// leaving the allocator's own (and the policy's view of them) alone.
     pub(crate) fn entitlements_into(&self, s: &mut Scratch) {
-        entitlements(&self.tree, f64::from(self.cores), s);
+        entitlements(&self.tree, f64::from(self.permits.cores), s);
     }
 
     /// Cores `share`'s tickets are worth among the active shares now (what the
-    /// policies charge it against: [`TicketSplit`]), read without touching the
-    /// policy: the entitlements in use if they are up to date, else computed into
-    /// `s`. Its sub-pool starts no more threads than this, rounded up.
+    /// policies charge it against: [`super::entitlement::TicketSplit`]), read
+    /// without touching the policy: the entitlements in use if they are up to
+    /// date, else computed into `s`. Its sub-pool starts no more threads than
+    /// this, rounded up.
     pub(crate) fn ticket_cores(&self, share: ShareId, s: &mut Scratch) -> f64 {
         let slot = share.index();
-        if !self.dirty {
-            return self.ticket_ent.get(slot).copied().unwrap_or(0.0);
+        if let Some(ticket_ent) = self.entitlements.fresh_ticket_ent(slot) {
+            return ticket_ent;
         }
-        ticket_entitlements(&self.tree, f64::from(self.cores), s);
+        ticket_entitlements(&self.tree, f64::from(self.permits.cores), s);
         s.out.get(slot).copied().unwrap_or(0.0)
     }
 
     /// Free cores that are kept for no share: a worker asking now would get one.
     pub(crate) fn unclaimed_cores(&self) -> u32 {
-        self.free.saturating_sub(self.held)
+        self.permits.free.saturating_sub(self.holds.held)
     }
 
     /// Whether `share` is still in the tree (a retired share leaves once empty).
@@ -460,11 +360,13 @@ impl Allocator {
     pub(crate) fn uncharged_nanos(&self, share: ShareId, now: u64) -> u64 {
         let held = |(i, w): (usize, &Worker)| match *w {
             Worker::Holding { slot, since, .. } if slot == share.index() && since != PENDING => {
-                self.time(WorkerId(i as u32), now).saturating_sub(since)
+                self.workers
+                    .time(WorkerId(i as u32), now)
+                    .saturating_sub(since)
             }
             _ => 0,
         };
-        self.workers.iter().enumerate().map(held).sum()
+        self.workers.states.iter().enumerate().map(held).sum()
     }
 
     /// Whether the pool has any share besides itself (else nothing competes).
@@ -486,11 +388,7 @@ impl Allocator {
             return None;
         }
         self.fresh();
-        if self.top_stale {
-            self.top_stale = false;
-            self.top = top_slot(&self.ticket_ent);
-        }
-        self.top
+        self.entitlements.top()
     }
 
     #[cfg(test)]
@@ -521,21 +419,11 @@ impl Allocator {
     fn resize(&mut self) {
         let n = self.tree.slots();
         self.slots.resize_with(n, Slot::default);
-        self.nwait.resize(n, 0);
-        self.nhold.resize(n, 0);
-        self.ndemand.resize(n, 0);
-        self.ent.resize(n, 0.0);
-        self.ticket_ent.resize(n, 0.0);
-        self.sub_hold.resize(n, 0);
-        for set in [
-            &mut self.waiters,
-            &mut self.holding,
-            &mut self.kept,
-            &mut self.lingerers,
-            &mut self.claimants,
-        ] {
-            set.resize(n);
-        }
+        self.counts.resize(n);
+        self.entitlements.resize(n);
+        self.ceilings.resize(n);
+        self.holds.resize(n);
+        self.lingering.lingerers.resize(n);
         match &mut self.policy {
             Policy::Stride(s) => s.resize(n),
             Policy::Lottery(l) => l.resize(n),
@@ -572,48 +460,48 @@ impl Allocator {
     /// the holders newly asked to give theirs back.
     pub(crate) fn set_cores(&mut self, cores: u32, now: u64) -> (Vec<WorkerId>, Vec<WorkerId>) {
         let cores = cores.max(1);
-        if cores == self.cores {
+        if cores == self.permits.cores {
             return (Vec::new(), Vec::new());
         }
         self.expire(now);
         self.lapse_holds(now);
         // The entitlements change with the cores: charge the time before.
         self.settle(now);
-        if cores > self.cores {
-            let add = cores - self.cores;
-            let paid = add.min(self.excess);
-            self.excess -= paid;
-            self.free += add - paid;
+        if cores > self.permits.cores {
+            let add = cores - self.permits.cores;
+            let paid = add.min(self.permits.excess);
+            self.permits.excess -= paid;
+            self.permits.free += add - paid;
         } else {
-            let remove = self.cores - cores;
-            let from_free = remove.min(self.free);
-            self.free -= from_free;
-            self.excess += remove - from_free;
+            let remove = self.permits.cores - cores;
+            let from_free = remove.min(self.permits.free);
+            self.permits.free -= from_free;
+            self.permits.excess += remove - from_free;
             // Cores kept for a share must be free ones.
-            if self.held > self.free {
-                let kept = self.kept.as_slice().to_vec();
+            if self.holds.held > self.permits.free {
+                let kept = self.holds.kept.as_slice().to_vec();
                 for slot in kept {
                     self.slots[slot].held = 0;
-                    self.kept.remove(slot);
+                    self.holds.kept.remove(slot);
                 }
-                self.held = 0;
+                self.holds.held = 0;
             }
         }
-        self.cores = cores;
+        self.permits.cores = cores;
         self.changed();
         let granted = self.dispatch(now);
         // Holders already asked count: they give their core back while an
         // excess lasts (see `yield_core`).
         let mut flagged = Vec::new();
-        let mut k = self.holder_set.len();
-        while self.in_flight < self.excess && k > 0 {
+        let mut k = self.workers.holder_set.len();
+        while self.permits.in_flight < self.permits.excess && k > 0 {
             k -= 1;
-            let i = self.holder_set[k] as usize;
+            let i = self.workers.holder_set[k] as usize;
             if let Worker::Holding {
                 slot,
                 flagged: false,
                 ..
-            } = self.workers[i]
+            } = self.workers.states[i]
             {
                 // This very holder (`flag_one` takes the lowest of its slot).
                 self.slots[slot].unflagged.remove(&(i as u32));
@@ -625,7 +513,7 @@ impl Allocator {
 
     /// Holders beyond the cores, whose cores vanish as they give them back.
     pub(crate) fn excess(&self) -> u32 {
-        self.excess
+        self.permits.excess
     }
 
     /// The most cores `share` (with the shares below it) may hold at once.
@@ -666,46 +554,19 @@ impl Allocator {
 
     /// Counts the cores each slot's subtree holds, from the holders.
     fn recount_sub_hold(&mut self) {
-        self.sub_hold.iter_mut().for_each(|h| *h = 0);
-        for k in 0..self.holder_set.len() {
-            let i = self.holder_set[k] as usize;
-            if let Worker::Holding { slot, .. } = self.workers[i] {
-                self.add_sub_hold(slot, 1);
+        self.ceilings.sub_hold.iter_mut().for_each(|h| *h = 0);
+        for k in 0..self.workers.holder_set.len() {
+            let i = self.workers.holder_set[k] as usize;
+            if let Worker::Holding { slot, .. } = self.workers.states[i] {
+                self.ceilings.add_sub_hold(&self.tree, slot, 1);
             }
-        }
-    }
-
-    /// A holder of `slot` came (`+1`) or went (`-1`): the counts of its subtree
-    /// and of those above it follow (while some share has a ceiling).
-    fn add_sub_hold(&mut self, slot: usize, delta: i32) {
-        let mut at = Some(slot as u32);
-        while let Some(i) = at {
-            let h = &mut self.sub_hold[i as usize];
-            *h = h
-                .checked_add_signed(delta)
-                .expect("subtree holders out of step");
-            at = self.tree.at(i).parent;
         }
     }
 
     /// Whether `slot`'s share, or one above it, holds as many cores as its
     /// ceiling (`by` = 0) or more than it (`by` = 1).
     fn ceiling_reached(&self, slot: usize, by: u32) -> bool {
-        if !self.tree.has_ceilings() {
-            return false;
-        }
-        let mut at = Some(slot as u32);
-        while let Some(i) = at {
-            let node = self.tree.at(i);
-            if node
-                .ceiling
-                .is_some_and(|c| self.sub_hold[i as usize] >= c + by)
-            {
-                return true;
-            }
-            at = node.parent;
-        }
-        false
+        self.ceilings.reached(&self.tree, slot, by)
     }
 
     /// Whether a worker of `share` may get no core now, whatever the policy,
@@ -730,7 +591,8 @@ impl Allocator {
             .iter()
             .map(|&i| self.slots[i as usize].flagged)
             .sum();
-        let mut over = (self.sub_hold[share.index()].saturating_sub(ceiling)).saturating_sub(asked);
+        let mut over =
+            (self.ceilings.sub_hold[share.index()].saturating_sub(ceiling)).saturating_sub(asked);
         let mut flagged = Vec::new();
         for &i in &subtree {
             while over > 0 {
@@ -745,27 +607,27 @@ impl Allocator {
     }
 
     /// Hides from the policy the waiters of the shares at their ceiling (see
-    /// [`Allocator::hidden`]); [`Allocator::unhide`] shows them again.
+    /// [`Ceilings::hidden`]); [`Allocator::unhide`] shows them again.
     fn hide_capped(&mut self) {
         if !self.tree.has_ceilings() {
             return;
         }
-        let mut waiting = std::mem::take(&mut self.scratch_list);
-        waiting.clear();
-        waiting.extend_from_slice(self.waiters.as_slice());
-        for &slot in &waiting {
+        let mut waiters = std::mem::take(&mut self.scratch_list);
+        waiters.clear();
+        waiters.extend_from_slice(self.counts.waiters.as_slice());
+        for &slot in &waiters {
             if self.ceiling_reached(slot, 0) {
-                self.hidden.push(slot);
-                self.set_nwait(slot, 0);
+                self.ceilings.hidden.push(slot);
+                self.set_waiting(slot, 0);
             }
         }
-        self.scratch_list = waiting;
+        self.scratch_list = waiters;
     }
 
     fn unhide(&mut self) {
-        while let Some(slot) = self.hidden.pop() {
-            let n = self.slots[slot].waiting.len() as u32;
-            self.set_nwait(slot, n);
+        while let Some(slot) = self.ceilings.hidden.pop() {
+            let n = self.slots[slot].queue.len() as u32;
+            self.set_waiting(slot, n);
         }
     }
 
@@ -802,11 +664,11 @@ impl Allocator {
         // The ticket entitlements follow the tree first (a removed share that
         // still counted as active goes), so that the policy sees the slot leave
         // before its ledger is reset.
-        self.dirty = true;
+        self.entitlements.tickets_stale = true;
         self.fresh();
-        self.lingerers.remove(slot);
-        self.claimants.remove(slot);
-        self.in_flight -= self.slots[slot].flagged;
+        self.lingering.lingerers.remove(slot);
+        self.holds.claimants.remove(slot);
+        self.permits.in_flight -= self.slots[slot].flagged;
         // Cores kept for the slot stay kept until they lapse (nobody may be
         // there to hand them out now).
         let (held, hold_until) = (self.slots[slot].held, self.slots[slot].hold_until);
@@ -815,12 +677,15 @@ impl Allocator {
             hold_until,
             ..Slot::default()
         };
-        self.set_nwait(slot, 0);
-        self.set_nhold(slot, 0);
-        self.ent[slot] = 0.0;
+        self.set_waiting(slot, 0);
+        self.set_holders(slot, 0);
+        self.entitlements.capped_ent[slot] = 0.0;
         // Its ticket entitlement went with the tree's (the removed slot's, or
         // none for a new one) in `fresh` above.
-        assert_eq!(self.ticket_ent[slot], 0.0, "entitlement of a reset slot");
+        assert_eq!(
+            self.entitlements.ticket_ent[slot], 0.0,
+            "entitlement of a reset slot"
+        );
         match &mut self.policy {
             Policy::Stride(s) => s.reset(slot),
             Policy::Lottery(l) => l.reset(slot),
@@ -832,58 +697,21 @@ impl Allocator {
     /// policy sees each change at the virtual time it happened, since only
     /// charging moves virtual time.
     fn fresh(&mut self) {
-        if !self.dirty {
-            return;
-        }
-        self.dirty = false;
-        let cores = f64::from(self.cores);
-        let mut moved = std::mem::take(&mut self.moved);
-        moved.clear();
-        let demands = std::mem::take(&mut self.follow_demands);
-        self.split
-            .follow(&self.tree, cores, demands, &mut self.ticket_ent, &mut moved);
-        self.tree.clear_changes();
-        #[cfg(test)]
-        if self.split.follows_demands() {
-            let mut full = Scratch::default();
-            ticket_entitlements(&self.tree, cores, &mut full);
-            full.out.resize(self.ticket_ent.len(), 0.0);
-            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-            assert_eq!(
-                bits(&self.ticket_ent),
-                bits(&full.out),
-                "ticket entitlements kept up to date"
-            );
-        }
-        // The top-level parts of all the cores add up to the cores.
-        self.ticket_total = if self.tree.active_shares() > 0 {
-            cores
-        } else {
-            0.0
-        };
-        if !moved.is_empty() {
-            self.top_stale = true;
-            let total = self.ticket_total;
-            self.policy.ledger_mut().retune(&moved, total);
-        }
-        self.moved = moved;
+        let ledger = self.policy.ledger_mut();
+        self.entitlements
+            .fresh(&mut self.tree, self.permits.cores, ledger);
     }
 
-    /// Brings the demand-capped entitlements (`ent`) up to date too.
+    /// Brings the demand-capped entitlements (`capped_ent`) up to date too.
     fn fresh_capped(&mut self) {
         self.fresh();
-        if !self.capped_dirty {
-            return;
-        }
-        self.capped_dirty = false;
-        entitlements(&self.tree, f64::from(self.cores), &mut self.scratch);
-        std::mem::swap(&mut self.ent, &mut self.scratch.out);
+        self.entitlements
+            .fresh_capped(&self.tree, self.permits.cores);
     }
 
     /// Tickets, shares, lends or demands changed: every entitlement is out of date.
     fn changed(&mut self) {
-        self.dirty = true;
-        self.capped_dirty = true;
+        self.entitlements.changed();
     }
 
     /// Brings up to date what the policy decides with: the ticket entitlements,
@@ -900,43 +728,38 @@ impl Allocator {
     // ----- workers -----
 
     pub(crate) fn add_worker(&mut self) -> WorkerId {
-        if let Some(w) = self.free_workers.pop() {
-            return w;
-        }
-        self.workers.push(Worker::Idle);
-        self.times.push(0);
-        WorkerId((self.workers.len() - 1) as u32)
+        self.workers.add()
     }
 
     /// Worker `w`'s clock at its last reading (for tests).
     #[cfg(test)]
     pub(crate) fn noted_time(&self, w: WorkerId) -> u64 {
-        self.times[w.index()]
+        self.workers.times[w.index()]
     }
 
     /// Number of worker ids ever handed out (live or free).
     #[cfg(test)]
     pub(crate) fn worker_slots(&self) -> usize {
-        self.workers.len()
+        self.workers.states.len()
     }
 
     /// Forgets an idle worker (its thread exited); its id may be reused.
     pub(crate) fn remove_worker(&mut self, w: WorkerId) {
         assert_eq!(
-            self.workers[w.index()],
+            self.workers.states[w.index()],
             Worker::Idle,
             "prorata: removing a busy worker"
         );
-        self.free_workers.push(w);
+        self.workers.free_ids.push(w);
     }
 
     pub(crate) fn is_holding(&self, w: WorkerId) -> bool {
-        matches!(self.workers[w.index()], Worker::Holding { .. })
+        matches!(self.workers.states[w.index()], Worker::Holding { .. })
     }
 
     pub(crate) fn is_flagged(&self, w: WorkerId) -> bool {
         matches!(
-            self.workers[w.index()],
+            self.workers.states[w.index()],
             Worker::Holding { flagged: true, .. }
         )
     }
@@ -945,7 +768,7 @@ impl Allocator {
     /// `w` itself: a free permit means nobody else waits).
     pub(crate) fn request(&mut self, w: WorkerId, share: ShareId, now: u64) -> Vec<WorkerId> {
         assert_eq!(
-            self.workers[w.index()],
+            self.workers.states[w.index()],
             Worker::Idle,
             "prorata: worker asks twice"
         );
@@ -962,28 +785,29 @@ impl Allocator {
             // A call after a pause: how long the pause was decides whether its
             // cores are kept for it when it pauses again.
             let gap = self.slots[slot].paused_at.map(|t| now.saturating_sub(t));
-            if let Some(gap) = gap.filter(|&g| g > 2 * self.hold_nanos) {
-                self.slots[slot].sparse_until = now + (2 * gap).min(self.activity_memory);
+            if let Some(gap) = gap.filter(|&g| g > 2 * self.holds.hold_nanos) {
+                let memory = self.lingering.activity_memory;
+                self.slots[slot].sparse_until = now + (2 * gap).min(memory);
             }
             self.slots[slot].last_gap = gap;
         }
         self.tree.add_demand(share, 1);
         if self.slots[slot].idle_since.take().is_some() {
             // Back within the activity memory: it never stopped counting.
-            self.lingerers.remove(slot);
+            self.lingering.lingerers.remove(slot);
             self.tree.set_recent(share, false);
         }
         let s = &mut self.slots[slot];
         s.claims = s.claims.saturating_sub(1);
-        self.claimants.set(slot, s.claims > 0);
+        self.holds.claimants.set(slot, s.claims > 0);
         self.enqueue(w, slot);
         // A first worker may change who is active (and what its lenders absorb);
         // another only the demand-capped entitlements.
-        self.demand_moved = true;
+        self.entitlements.tickets_behind_demands = true;
         if first {
             self.changed();
         } else {
-            self.capped_dirty = true;
+            self.entitlements.capped_stale = true;
         }
         self.dispatch(now)
     }
@@ -996,7 +820,10 @@ impl Allocator {
     /// back.
     pub(crate) fn contend(&mut self, share: ShareId, now: u64) -> Vec<WorkerId> {
         let slot = share.index();
-        if self.free > self.held || self.nwait[slot] == 0 || self.ceiling_reached(slot, 0) {
+        if self.permits.free > self.holds.held
+            || self.counts.waiting[slot] == 0
+            || self.ceiling_reached(slot, 0)
+        {
             return Vec::new();
         }
         self.expire(now);
@@ -1004,23 +831,17 @@ impl Allocator {
         self.preempt(Some(slot))
     }
 
-    /// Whether a lingering share's activity memory may have run out at `now`
-    /// (the earliest end among them has come).
-    fn lingering_expires(&self, now: u64) -> bool {
-        !self.lingerers.is_empty() && now >= self.lingering_until
-    }
-
     /// Shares whose demand has been zero for longer than the activity memory stop
     /// counting as active.
     fn expire(&mut self, now: u64) {
-        if !self.lingering_expires(now) {
+        if !self.lingering.may_expire(now) {
             return;
         }
         let mut due = std::mem::take(&mut self.scratch_list);
         due.clear();
-        let memory = self.activity_memory;
+        let memory = self.lingering.activity_memory;
         let mut until = u64::MAX;
-        for &slot in self.lingerers.as_slice() {
+        for &slot in self.lingering.lingerers.as_slice() {
             let Some(t) = self.slots[slot].idle_since else {
                 continue;
             };
@@ -1030,13 +851,13 @@ impl Allocator {
                 until = until.min(t.saturating_add(memory));
             }
         }
-        self.lingering_until = until;
+        self.lingering.until = until;
         // In slot order: each one's leaving retunes the passes in turn.
         due.sort_unstable();
         for &slot in &due {
             self.settle_lazily(now);
             self.slots[slot].idle_since = None;
-            self.lingerers.remove(slot);
+            self.lingering.lingerers.remove(slot);
             let id = self.tree.id_at(slot).expect("a lingering share is live");
             self.tree.set_recent(id, false);
             self.changed();
@@ -1045,16 +866,14 @@ impl Allocator {
     }
 
     /// Sets the number of waiting workers of `slot`.
-    fn set_nwait(&mut self, slot: usize, n: u32) {
-        self.nwait[slot] = n;
-        self.waiters.set(slot, n > 0);
+    fn set_waiting(&mut self, slot: usize, n: u32) {
+        self.counts.set_waiting(slot, n);
         self.counts_moved(slot);
     }
 
     /// Sets the number of unflagged holders of `slot`.
-    fn set_nhold(&mut self, slot: usize, n: u32) {
-        self.nhold[slot] = n;
-        self.holding.set(slot, n > 0);
+    fn set_holders(&mut self, slot: usize, n: u32) {
+        self.counts.set_holders(slot, n);
         self.counts_moved(slot);
     }
 
@@ -1064,18 +883,18 @@ impl Allocator {
     /// holders' plus one, while it waits); the lottery's trees keep the weights
     /// of the waiting shares.
     fn counts_moved(&mut self, slot: usize) {
-        let (nwait, nhold) = (self.nwait[slot], self.nhold[slot]);
-        self.ndemand[slot] = nwait + nhold + self.slots[slot].flagged;
+        let (waiting, holders) = (self.counts.waiting[slot], self.counts.holders[slot]);
+        self.counts.demand[slot] = waiting + holders + self.slots[slot].flagged;
         match &mut self.policy {
-            Policy::Stride(s) => s.set_waiting(slot, if nwait > 0 { nhold + 1 } else { 0 }),
-            Policy::Lottery(l) => l.set_counts(slot, nwait, nhold),
+            Policy::Stride(s) => s.set_waiting(slot, if waiting > 0 { holders + 1 } else { 0 }),
+            Policy::Lottery(l) => l.set_counts(slot, waiting, holders),
         }
     }
 
     fn enqueue(&mut self, w: WorkerId, slot: usize) {
-        self.workers[w.index()] = Worker::Waiting { slot };
-        self.slots[slot].waiting.push_back(w);
-        self.set_nwait(slot, self.nwait[slot] + 1);
+        self.workers.states[w.index()] = Worker::Waiting { slot };
+        self.slots[slot].queue.push_back(w);
+        self.set_waiting(slot, self.counts.waiting[slot] + 1);
         self.slots[slot].stats.parks += 1;
     }
 
@@ -1084,13 +903,13 @@ impl Allocator {
     pub(crate) fn release(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
         self.expire(now);
         self.lapse_holds(now);
-        if let Worker::Waiting { slot } = self.workers[w.index()] {
+        if let Worker::Waiting { slot } = self.workers.states[w.index()] {
             // Its core was given up for it while its thread was off the processor
             // (see `Permits`' `give_up_for_off_core`), and it ran out of work before
             // its safe point: it leaves the queue instead.
-            self.slots[slot].waiting.retain(|&x| x != w);
-            self.set_nwait(slot, self.nwait[slot] - 1);
-            self.workers[w.index()] = Worker::Idle;
+            self.slots[slot].queue.retain(|&x| x != w);
+            self.set_waiting(slot, self.counts.waiting[slot] - 1);
+            self.workers.states[w.index()] = Worker::Idle;
             let share = self.tree.id_at(slot).expect("a waiter's share is live");
             return self.leave(share, slot, now);
         }
@@ -1103,12 +922,12 @@ impl Allocator {
             // which the thread that waits for the call's result (woken as its
             // last job ended) runs on the core this worker leaves, instead of
             // queueing behind the other share's threads.
-            let brief = self.hold_nanos.min(BRIEF_HOLD_NANOS);
+            let brief = self.holds.hold_nanos.min(BRIEF_HOLD_NANOS);
             let s = &mut self.slots[slot];
             s.hold_until = s.hold_until.min(now + brief);
             self.hold_for(slot, now, brief);
         } else {
-            self.hold_for(slot, now, self.hold_nanos);
+            self.hold_for(slot, now, self.holds.hold_nanos);
         }
         self.leave(share, slot, now)
     }
@@ -1117,12 +936,12 @@ impl Allocator {
     /// Returns the workers granted a core.
     fn leave(&mut self, share: ShareId, slot: usize, now: u64) -> Vec<WorkerId> {
         let removed = self.tree.add_demand(share, -1);
-        self.demand_moved = true;
+        self.entitlements.tickets_behind_demands = true;
         let last = removed.is_empty() && self.tree.node(share).demand == 0;
         if !removed.is_empty() || last {
             self.forget(&removed);
         } else {
-            self.capped_dirty = true;
+            self.entitlements.capped_stale = true;
         }
         if last {
             if let Policy::Lottery(l) = &mut self.policy {
@@ -1131,10 +950,7 @@ impl Allocator {
             self.slots[slot].paused_at = Some(now);
             // Idle from now, but remembered as active for a while.
             self.slots[slot].idle_since = Some(now);
-            self.lingerers.insert(slot);
-            self.lingering_until = self
-                .lingering_until
-                .min(now.saturating_add(self.activity_memory));
+            self.lingering.start(slot, now);
             self.tree.set_recent(share, true);
         }
         self.dispatch(now)
@@ -1147,17 +963,17 @@ impl Allocator {
     /// core goes to whom the policy picks (maybe `w` itself). Returns the workers
     /// granted.
     pub(crate) fn yield_core(&mut self, w: WorkerId, now: u64) -> Vec<WorkerId> {
-        if matches!(self.workers[w.index()], Worker::Waiting { .. }) {
+        if matches!(self.workers.states[w.index()], Worker::Waiting { .. }) {
             // Its core was given up for it while its thread was off the processor
             // (see `Permits`' `give_up_for_off_core`): it waits in the queue already.
             return Vec::new();
         }
-        let Worker::Holding { slot, .. } = self.workers[w.index()] else {
+        let Worker::Holding { slot, .. } = self.workers.states[w.index()] else {
             panic!("prorata: yield by a worker without a core");
         };
         self.expire(now);
         self.lapse_holds(now);
-        if self.excess > 0 || self.ceiling_reached(slot, 1) {
+        if self.permits.excess > 0 || self.ceiling_reached(slot, 1) {
             // The pool holds more cores than it has (they were lowered), or its
             // share more than its ceiling: this core goes, and the worker waits
             // until it may have one again.
@@ -1169,10 +985,14 @@ impl Allocator {
         // A share that lends its tickets waits on another share's work: it keeps
         // its core for that wait rather than free it for a claim.
         let lends = self.tree.slot(slot).is_some_and(|n| !n.lends_to.is_empty());
-        let claimant = (self.claimants.as_slice().iter().copied())
+        let claimant = (self.holds.claimants.as_slice().iter().copied())
             .filter(|&c| {
                 let s = &self.slots[c];
-                !lends && c != slot && s.claims > 0 && now < s.claim_until && self.nwait[c] == 0
+                !lends
+                    && c != slot
+                    && s.claims > 0
+                    && now < s.claim_until
+                    && self.counts.waiting[c] == 0
             })
             .min();
         if let Some(claimant) = claimant {
@@ -1183,23 +1003,23 @@ impl Allocator {
             self.enqueue(w, slot);
             // A woken thread runs within tens of microseconds once a core is
             // free: one that has not asked by then found nothing to do.
-            let until = now + self.hold_nanos.min(BRIEF_HOLD_NANOS);
+            let until = now + self.holds.hold_nanos.min(BRIEF_HOLD_NANOS);
             let c = &mut self.slots[claimant];
             c.claims -= 1;
             c.held += 1;
             if c.claims == 0 {
-                self.claimants.remove(claimant);
+                self.holds.claimants.remove(claimant);
             }
-            self.kept.insert(claimant);
+            self.holds.kept.insert(claimant);
             c.hold_until = if c.held == 1 {
                 until
             } else {
                 c.hold_until.max(until)
             };
-            self.held += 1;
+            self.holds.held += 1;
             return self.dispatch(now);
         }
-        if self.waiters.is_empty() {
+        if self.counts.waiters.is_empty() {
             self.charge(w, now);
             self.unflag(w);
             return Vec::new();
@@ -1211,14 +1031,14 @@ impl Allocator {
     }
 
     fn unflag(&mut self, w: WorkerId) {
-        if let Worker::Holding { slot, flagged, .. } = &mut self.workers[w.index()] {
+        if let Worker::Holding { slot, flagged, .. } = &mut self.workers.states[w.index()] {
             if *flagged {
                 *flagged = false;
                 let slot = *slot;
                 self.slots[slot].flagged -= 1;
                 self.slots[slot].unflagged.insert(w.0);
-                self.in_flight -= 1;
-                self.set_nhold(slot, self.nhold[slot] + 1);
+                self.permits.in_flight -= 1;
+                self.set_holders(slot, self.counts.holders[slot] + 1);
             }
         }
     }
@@ -1226,29 +1046,24 @@ impl Allocator {
     /// Charges `w`'s held time, frees its permit; returns its share's slot.
     fn give_back(&mut self, w: WorkerId, now: u64) -> usize {
         self.charge(w, now);
-        let Worker::Holding { slot, flagged, .. } = self.workers[w.index()] else {
+        let Worker::Holding { slot, flagged, .. } = self.workers.states[w.index()] else {
             panic!("prorata: release by a worker without a core");
         };
         if flagged {
             self.slots[slot].flagged -= 1;
-            self.in_flight -= 1;
+            self.permits.in_flight -= 1;
             self.counts_moved(slot);
         } else {
             self.slots[slot].unflagged.remove(&w.0);
-            self.set_nhold(slot, self.nhold[slot] - 1);
+            self.set_holders(slot, self.counts.holders[slot] - 1);
         }
-        if let Ok(i) = self.holder_set.binary_search(&w.0) {
-            self.holder_set.remove(i);
+        if let Ok(i) = self.workers.holder_set.binary_search(&w.0) {
+            self.workers.holder_set.remove(i);
         }
-        self.workers[w.index()] = Worker::Idle;
-        if self.excess > 0 {
-            // The cores were lowered below the holders: this one vanishes.
-            self.excess -= 1;
-        } else {
-            self.free += 1;
-        }
+        self.workers.states[w.index()] = Worker::Idle;
+        self.permits.give_back();
         if self.tree.has_ceilings() {
-            self.add_sub_hold(slot, -1);
+            self.ceilings.add_sub_hold(&self.tree, slot, -1);
         }
         slot
     }
@@ -1256,30 +1071,21 @@ impl Allocator {
     /// Notes worker `w`'s own clock (its CPU time), for a pool that charges by
     /// them.
     pub(crate) fn note_time(&mut self, w: WorkerId, t: u64) {
-        self.times[w.index()] = t;
+        self.workers.times[w.index()] = t;
     }
 
     /// The workers holding a core.
-    pub(crate) fn holders(&self) -> impl Iterator<Item = WorkerId> + '_ {
-        (0..self.workers.len())
-            .filter(|&i| matches!(self.workers[i], Worker::Holding { .. }))
+    pub(crate) fn holding_workers(&self) -> impl Iterator<Item = WorkerId> + '_ {
+        (0..self.workers.states.len())
+            .filter(|&i| matches!(self.workers.states[i], Worker::Holding { .. }))
             .map(|i| WorkerId(i as u32))
-    }
-
-    /// Worker `w`'s time now: its own clock, or `now`.
-    fn time(&self, w: WorkerId, now: u64) -> u64 {
-        if self.own_clocks {
-            self.times[w.index()]
-        } else {
-            now
-        }
     }
 
     /// Holder `w` starts running at `now`: it is charged from then on, not
     /// from its grant (a no-op for a worker not holding a core).
     pub(crate) fn start_clock(&mut self, w: WorkerId, now: u64) {
-        let t = self.time(w, now);
-        if let Worker::Holding { since, .. } = &mut self.workers[w.index()] {
+        let t = self.workers.time(w, now);
+        if let Worker::Holding { since, .. } = &mut self.workers.states[w.index()] {
             *since = if *since == PENDING {
                 t
             } else {
@@ -1290,8 +1096,8 @@ impl Allocator {
 
     /// Charges holder `w` for the time since it was last charged.
     fn charge(&mut self, w: WorkerId, now: u64) {
-        if let Some(ent) = self.advance(w, now) {
-            self.policy.ledger_mut().bound(ent);
+        if let Some(ticket_ent) = self.advance(w, now) {
+            self.policy.ledger_mut().bound(ticket_ent);
         }
     }
 
@@ -1302,8 +1108,8 @@ impl Allocator {
             return None;
         }
         self.fresh();
-        let t = self.time(w, now);
-        let Worker::Holding { slot, since, .. } = &mut self.workers[w.index()] else {
+        let t = self.workers.time(w, now);
+        let Worker::Holding { slot, since, .. } = &mut self.workers.states[w.index()] else {
             return None;
         };
         if *since == PENDING {
@@ -1314,10 +1120,12 @@ impl Allocator {
         let slot = *slot;
         self.slots[slot].stats.core_nanos += dt;
         let quanta = dt as f64 / self.quantum_nanos as f64;
-        let ent = self.ticket_ent[slot];
-        let total = self.ticket_total;
-        self.policy.ledger_mut().advance(slot, quanta, ent, total);
-        Some(ent)
+        let ticket_ent = self.entitlements.ticket_ent[slot];
+        let total = self.entitlements.ticket_total;
+        self.policy
+            .ledger_mut()
+            .advance(slot, quanta, ticket_ent, total);
+        Some(ticket_ent)
     }
 
     /// Charges every holder up to `now` (before the entitlements change, so that
@@ -1335,53 +1143,57 @@ impl Allocator {
     /// (several decisions come at the same moment: in a simulated server, most
     /// settles) charges nobody anything and applies the bounds only.
     fn settle(&mut self, now: u64) {
-        self.last_settle = now;
+        self.workers.last_settle = now;
         #[cfg(test)]
-        if self.settle_one_by_one {
+        if self.workers.settle_one_by_one {
             return self.settle_each(now);
         }
-        if self.holder_set.is_empty() {
+        if self.workers.holder_set.is_empty() {
             return;
         }
         self.fresh();
-        if self.settled_at == Some(now) {
+        if self.workers.settled_at == Some(now) {
             // Settled at this time already (several decisions come at the same
             // moment): each holder would be charged nothing. Only the bounds
             // remain, as after charging a share entitled to some cores.
-            let ent = |&i: &u32| match self.workers[i as usize] {
+            let entitled = |&i: &u32| match self.workers.states[i as usize] {
                 Worker::Holding { slot, since, .. } if since != PENDING => {
-                    self.ticket_ent[slot] > 0.0
+                    self.entitlements.ticket_ent[slot] > 0.0
                 }
                 _ => false,
             };
-            if self.holder_set.iter().any(ent) {
+            if self.workers.holder_set.iter().any(entitled) {
                 self.policy.ledger_mut().bound(1.0);
             }
             return;
         }
-        self.settled_at = (!self.own_clocks).then_some(now);
+        self.workers.settled_at = (!self.workers.own_clocks).then_some(now);
         let quantum = self.quantum_nanos as f64;
-        let total = self.ticket_total;
-        let own_clocks = self.own_clocks;
+        let total = self.entitlements.ticket_total;
+        let own_clocks = self.workers.own_clocks;
         let ledger = self.policy.ledger_mut();
         let mut bound = 0.0;
-        for &i in &self.holder_set {
+        for &i in &self.workers.holder_set {
             let i = i as usize;
-            let Worker::Holding { slot, since, .. } = &mut self.workers[i] else {
+            let Worker::Holding { slot, since, .. } = &mut self.workers.states[i] else {
                 continue;
             };
             if *since == PENDING {
                 continue;
             }
-            let t = if own_clocks { self.times[i] } else { now };
+            let t = if own_clocks {
+                self.workers.times[i]
+            } else {
+                now
+            };
             let dt = t.saturating_sub(*since);
             *since = t.max(*since);
             let slot = *slot;
             self.slots[slot].stats.core_nanos += dt;
-            let ent = self.ticket_ent[slot];
-            ledger.accrue(slot, dt as f64 / quantum, ent, total);
-            if ent > 0.0 {
-                bound = ent;
+            let ticket_ent = self.entitlements.ticket_ent[slot];
+            ledger.accrue(slot, dt as f64 / quantum, ticket_ent, total);
+            if ticket_ent > 0.0 {
+                bound = ticket_ent;
             }
         }
         ledger.accrued();
@@ -1399,7 +1211,7 @@ impl Allocator {
     /// ceiling always settle.
     fn settle_lazily(&mut self, now: u64) {
         let slack = (self.quantum_nanos as f64 * SETTLE_SLACK) as u64;
-        if now >= self.last_settle.saturating_add(slack) || now < self.last_settle {
+        if now >= self.workers.last_settle.saturating_add(slack) || now < self.workers.last_settle {
             self.settle(now);
         }
     }
@@ -1411,11 +1223,11 @@ impl Allocator {
         let mut bound = 0.0;
         let mut holders = std::mem::take(&mut self.scratch_list);
         holders.clear();
-        holders.extend(self.holder_set.iter().map(|&i| i as usize));
+        holders.extend(self.workers.holder_set.iter().map(|&i| i as usize));
         for &i in &holders {
-            if let Some(ent) = self.advance(WorkerId(i as u32), now) {
-                if ent > 0.0 {
-                    bound = ent;
+            if let Some(ticket_ent) = self.advance(WorkerId(i as u32), now) {
+                if ticket_ent > 0.0 {
+                    bound = ticket_ent;
                 }
             }
         }
@@ -1427,7 +1239,7 @@ impl Allocator {
     /// (tests compare the decisions either way).
     #[cfg(test)]
     pub(crate) fn settle_one_by_one(&mut self) {
-        self.settle_one_by_one = true;
+        self.workers.settle_one_by_one = true;
     }
 
     /// Hands free permits to waiting workers, as the policy picks.
@@ -1435,42 +1247,46 @@ impl Allocator {
         let mut granted = Vec::new();
         // The waiters of shares at their ceiling get no core, free or not.
         self.hide_capped();
-        while self.free > 0 {
+        while self.permits.free > 0 {
             let Some(slot) = self.pick_kept().or_else(|| self.pick_free()) else {
                 break;
             };
             if self.slots[slot].held > 0 {
                 self.slots[slot].held -= 1;
-                self.held -= 1;
+                self.holds.held -= 1;
                 if self.slots[slot].held == 0 {
-                    self.kept.remove(slot);
+                    self.holds.kept.remove(slot);
                 }
             }
             let w = self.slots[slot]
-                .waiting
+                .queue
                 .pop_front()
                 .expect("picked share waits");
-            self.set_nwait(slot, self.nwait[slot] - 1);
-            self.set_nhold(slot, self.nhold[slot] + 1);
+            self.set_waiting(slot, self.counts.waiting[slot] - 1);
+            self.set_holders(slot, self.counts.holders[slot] + 1);
             self.slots[slot].unflagged.insert(w.0);
-            if let Err(i) = self.holder_set.binary_search(&w.0) {
-                self.holder_set.insert(i, w.0);
+            if let Err(i) = self.workers.holder_set.binary_search(&w.0) {
+                self.workers.holder_set.insert(i, w.0);
             }
             self.slots[slot].stats.grants += 1;
-            self.free -= 1;
-            let since = if self.own_clocks { PENDING } else { now };
-            if self.settled_at.is_some_and(|t| t > now) {
+            self.permits.free -= 1;
+            let since = if self.workers.own_clocks {
+                PENDING
+            } else {
+                now
+            };
+            if self.workers.settled_at.is_some_and(|t| t > now) {
                 // Granted before the last settle's time: owes that time.
-                self.settled_at = None;
+                self.workers.settled_at = None;
             }
-            self.workers[w.index()] = Worker::Holding {
+            self.workers.states[w.index()] = Worker::Holding {
                 slot,
                 since,
                 flagged: false,
             };
             granted.push(w);
             if self.tree.has_ceilings() {
-                self.add_sub_hold(slot, 1);
+                self.ceilings.add_sub_hold(&self.tree, slot, 1);
                 // This grant may have brought its share to its ceiling.
                 self.hide_capped();
             }
@@ -1481,17 +1297,17 @@ impl Allocator {
 
     /// A waiting share for which a free core is kept.
     fn pick_kept(&self) -> Option<usize> {
-        if self.held == 0 {
+        if self.holds.held == 0 {
             return None;
         }
-        let kept = self.kept.as_slice().iter().copied();
-        kept.filter(|&s| self.slots[s].held > 0 && self.nwait[s] > 0)
+        let kept = self.holds.kept.as_slice().iter().copied();
+        kept.filter(|&s| self.slots[s].held > 0 && self.counts.waiting[s] > 0)
             .min()
     }
 
     /// The share to get the next free core that is kept for nobody.
     fn pick_free(&mut self) -> Option<usize> {
-        if self.free <= self.held {
+        if self.permits.free <= self.holds.held {
             return None;
         }
         self.pick()
@@ -1499,8 +1315,8 @@ impl Allocator {
 
     /// The share to get the next free core.
     fn pick(&mut self) -> Option<usize> {
-        let first = *self.waiters.as_slice().first()?;
-        if self.waiters.len() == 1 {
+        let first = *self.counts.waiters.as_slice().first()?;
+        if self.counts.waiters.len() == 1 {
             // One candidate: no need to bring the entitlements up to date.
             return Some(first);
         }
@@ -1520,10 +1336,7 @@ impl Allocator {
         self.settle(now);
         // Every holder is charged up to now: the entitlements may follow the
         // demands.
-        if std::mem::take(&mut self.demand_moved) {
-            self.dirty = true;
-            self.follow_demands = true;
-        }
+        self.entitlements.quantum_ended();
         self.preempt(None)
     }
 
@@ -1536,7 +1349,7 @@ impl Allocator {
     /// and the waiters granted a core whose hold lapsed meanwhile.
     pub(crate) fn anticipate(&mut self, share: ShareId, n: u32, now: u64) -> Anticipated {
         let slot = share.index();
-        if n == 0 || self.hold_nanos == 0 || !self.tree.contains(share) {
+        if n == 0 || self.holds.hold_nanos == 0 || !self.tree.contains(share) {
             return Anticipated::default();
         }
         self.expire(now);
@@ -1546,7 +1359,7 @@ impl Allocator {
         let granted = self.lapse(now);
         let node = self.tree.node(share);
         let capped = self.ceiling_reached(slot, 0);
-        if self.free > self.held || (node.demand == 0 && !node.recent) || capped {
+        if self.permits.free > self.holds.held || (node.demand == 0 && !node.recent) || capped {
             // A free core awaits it; or the share has not run for a while, and
             // competes only once its worker asks.
             return Anticipated {
@@ -1561,7 +1374,7 @@ impl Allocator {
         let s = &mut self.slots[slot];
         if now >= s.claim_until {
             s.claims = 0;
-            self.claimants.remove(slot);
+            self.holds.claimants.remove(slot);
         }
         let n = n.saturating_sub(s.claims);
         if n == 0 {
@@ -1570,13 +1383,13 @@ impl Allocator {
                 granted,
             };
         }
-        self.set_nwait(slot, self.nwait[slot] + n);
+        self.set_waiting(slot, self.counts.waiting[slot] + n);
         let flagged = self.preempt(Some(slot));
-        self.set_nwait(slot, self.nwait[slot] - n);
+        self.set_waiting(slot, self.counts.waiting[slot] - n);
         let s = &mut self.slots[slot];
         s.claims += flagged.len() as u32;
-        self.claimants.set(slot, s.claims > 0);
-        s.claim_until = now + self.hold_nanos;
+        self.holds.claimants.set(slot, s.claims > 0);
+        s.claim_until = now + self.holds.hold_nanos;
         Anticipated { flagged, granted }
     }
 
@@ -1584,18 +1397,18 @@ impl Allocator {
     /// within about a hold: it was the last time (or nothing is known yet), and
     /// no long pause ended a moment ago.
     fn comes_back_soon(&self, slot: usize, now: u64) -> bool {
-        let s = &self.slots[slot];
-        now >= s.sparse_until && s.last_gap.is_none_or(|gap| gap <= 2 * self.hold_nanos)
+        let (s, hold) = (&self.slots[slot], self.holds.hold_nanos);
+        now >= s.sparse_until && s.last_gap.is_none_or(|gap| gap <= 2 * hold)
     }
 
     /// Keeps the core `slot` just gave back for it for `nanos`, if a worker of
     /// another share waits for one and none of its own does (else it goes to a
     /// waiter at once, as the policy picks).
     fn hold_for(&mut self, slot: usize, now: u64, nanos: u64) {
-        if nanos == 0 || self.nwait[slot] > 0 || self.free <= self.held {
+        if nanos == 0 || self.counts.waiting[slot] > 0 || self.permits.free <= self.holds.held {
             return;
         }
-        if self.waiters.is_empty() {
+        if self.counts.waiters.is_empty() {
             return;
         }
         // A share that lends its tickets waits on another share's work (a
@@ -1615,8 +1428,8 @@ impl Allocator {
             s.hold_until.max(now + nanos)
         };
         s.held += 1;
-        self.held += 1;
-        self.kept.insert(slot);
+        self.holds.held += 1;
+        self.holds.kept.insert(slot);
     }
 
     /// Whether the policy would give `slot` a core now, were it waiting for one.
@@ -1631,18 +1444,18 @@ impl Allocator {
 
     /// Cores kept longer than the hold go back to everyone.
     fn lapse_holds(&mut self, now: u64) {
-        if self.held == 0 {
+        if self.holds.held == 0 {
             return;
         }
         let mut kept = std::mem::take(&mut self.scratch_list);
         kept.clear();
-        kept.extend_from_slice(self.kept.as_slice());
+        kept.extend_from_slice(self.holds.kept.as_slice());
         for &slot in &kept {
             let s = &mut self.slots[slot];
             if s.held > 0 && now >= s.hold_until {
-                self.held -= s.held;
+                self.holds.held -= s.held;
                 s.held = 0;
-                self.kept.remove(slot);
+                self.holds.kept.remove(slot);
             }
         }
         self.scratch_list = kept;
@@ -1650,14 +1463,14 @@ impl Allocator {
 
     /// When the next kept core goes back to everyone, if one is kept.
     pub(crate) fn next_lapse(&self) -> Option<u64> {
-        let kept = self.kept.as_slice().iter().map(|&s| &self.slots[s]);
+        let kept = self.holds.kept.as_slice().iter().map(|&s| &self.slots[s]);
         kept.filter(|s| s.held > 0).map(|s| s.hold_until).min()
     }
 
     /// Whether time alone changed something since the last call: a lingering
     /// share's activity memory ran out, or a kept core's hold is over.
     pub(crate) fn is_behind(&self, now: u64) -> bool {
-        self.lingering_expires(now) || self.next_lapse().is_some_and(|l| l <= now)
+        self.lingering.may_expire(now) || self.next_lapse().is_some_and(|l| l <= now)
     }
 
     /// Brings the state that time alone changes up to `now`, for a reading made
@@ -1708,12 +1521,12 @@ impl Allocator {
     /// Asks holder `i` of `slot`, already taken off the slot's unflagged holders,
     /// to give its core back.
     fn flag_holder(&mut self, slot: usize, i: usize) -> WorkerId {
-        if let Worker::Holding { flagged, .. } = &mut self.workers[i] {
+        if let Worker::Holding { flagged, .. } = &mut self.workers.states[i] {
             *flagged = true;
         }
         self.slots[slot].flagged += 1;
-        self.set_nhold(slot, self.nhold[slot] - 1);
-        self.in_flight += 1;
+        self.set_holders(slot, self.counts.holders[slot] - 1);
+        self.permits.in_flight += 1;
         WorkerId(i as u32)
     }
 
@@ -1721,30 +1534,31 @@ impl Allocator {
     pub(crate) fn check(&self) {
         let held = self
             .workers
+            .states
             .iter()
             .filter(|w| matches!(w, Worker::Holding { .. }))
             .count() as u32;
         assert_eq!(
-            held + self.free,
-            self.cores + self.excess,
+            held + self.permits.free,
+            self.permits.cores + self.permits.excess,
             "permit lost or duplicated"
         );
         assert!(
-            self.excess == 0 || self.free == 0,
+            self.permits.excess == 0 || self.permits.free == 0,
             "a core free during an excess"
         );
         // Workers of shares at their ceiling wait whatever is free.
         let waiting: usize = (self.slots.iter().enumerate())
             .filter(|&(i, _)| !self.ceiling_reached(i, 0))
-            .map(|(_, s)| s.waiting.len())
+            .map(|(_, s)| s.queue.len())
             .sum();
         assert!(
-            self.free == self.held || waiting == 0,
+            self.permits.free == self.holds.held || waiting == 0,
             "a core idles while a worker waits"
         );
-        assert!(self.hidden.is_empty(), "waiters left hidden");
+        assert!(self.ceilings.hidden.is_empty(), "waiters left hidden");
         let kept: u32 = self.slots.iter().map(|s| s.held).sum();
-        assert_eq!(kept, self.held, "kept cores out of step");
+        assert_eq!(kept, self.holds.held, "kept cores out of step");
         let active = (0..self.tree.slots())
             .filter_map(|i| self.tree.slot(i))
             .filter(|n| n.demand > 0 || n.recent)
@@ -1754,26 +1568,29 @@ impl Allocator {
             self.tree.active_shares(),
             "active shares out of step"
         );
-        assert!(self.held <= self.free, "more cores kept than free");
+        assert!(
+            self.holds.held <= self.permits.free,
+            "more cores kept than free"
+        );
         self.check_kept_state();
         if self.tree.has_ceilings() {
             self.check_ceilings();
         }
         #[cfg(test)]
-        if let (Policy::Stride(s), false) = (&self.policy, self.dirty) {
+        if let (Policy::Stride(s), false) = (&self.policy, self.entitlements.tickets_stale) {
             s.check_table(&view!(self));
         }
         for (i, s) in self.slots.iter().enumerate() {
             let live = self.tree.slot(i).map_or(0, |n| n.demand);
             assert_eq!(
-                s.waiting.len() as u32,
-                self.nwait[i],
+                s.queue.len() as u32,
+                self.counts.waiting[i],
                 "waiting count of slot {i}"
             );
-            let d = self.nwait[i] + self.nhold[i] + s.flagged;
+            let d = self.counts.waiting[i] + self.counts.holders[i] + s.flagged;
             assert_eq!(d, live, "demand of slot {i} out of step");
             assert!(
-                s.held == 0 || self.nwait[i] == 0 || self.ceiling_reached(i, 0),
+                s.held == 0 || self.counts.waiting[i] == 0 || self.ceiling_reached(i, 0),
                 "slot {i} waits by a kept core"
             );
         }
@@ -1786,32 +1603,40 @@ impl Allocator {
     /// worker finds.
     fn check_kept_state(&self) {
         let flagged: u32 = self.slots.iter().map(|s| s.flagged).sum();
-        assert_eq!(flagged, self.in_flight, "holders asked out of step");
+        assert_eq!(flagged, self.permits.in_flight, "holders asked out of step");
         #[cfg(test)]
         {
             self.tree.check_counts();
             let n = self.slots.len();
-            self.waiters
-                .check(n, |s| self.nwait[s] > 0, "waiting shares");
-            self.holding
-                .check(n, |s| self.nhold[s] > 0, "holding shares");
-            self.kept.check(n, |s| self.slots[s].held > 0, "kept cores");
+            self.counts
+                .waiters
+                .check(n, |s| self.counts.waiting[s] > 0, "waiting shares");
+            self.counts
+                .holding
+                .check(n, |s| self.counts.holders[s] > 0, "holding shares");
+            self.holds
+                .kept
+                .check(n, |s| self.slots[s].held > 0, "kept cores");
             let lingering = |s: usize| self.slots[s].idle_since.is_some();
-            self.lingerers.check(n, lingering, "lingering shares");
-            self.claimants
+            self.lingering
+                .lingerers
+                .check(n, lingering, "lingering shares");
+            self.holds
+                .claimants
                 .check(n, |s| self.slots[s].claims > 0, "claims");
         }
-        let holding = |i: usize| matches!(self.workers[i], Worker::Holding { .. });
-        let holders = (0..self.workers.len()).filter(|&i| holding(i));
+        let holding = |i: usize| matches!(self.workers.states[i], Worker::Holding { .. });
+        let holders = (0..self.workers.states.len()).filter(|&i| holding(i));
         assert!(
             holders
                 .map(|i| i as u32)
-                .eq(self.holder_set.iter().copied()),
+                .eq(self.workers.holder_set.iter().copied()),
             "holders out of step"
         );
+        let states = &self.workers.states;
         for (slot, s) in self.slots.iter().enumerate() {
-            let unflagged = (0..self.workers.len()).filter(|&i| {
-                matches!(self.workers[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
+            let unflagged = (0..states.len()).filter(|&i| {
+                matches!(states[i], Worker::Holding { slot: h, flagged: false, .. } if h == slot)
             });
             assert!(
                 unflagged.map(|i| i as u32).eq(s.unflagged.iter().copied()),
@@ -1825,9 +1650,9 @@ impl Allocator {
     /// Panics unless the subtree holder counts equal a recount, and no share
     /// holds more unflagged cores than its ceiling.
     fn check_ceilings(&self) {
-        let mut count = vec![0u32; self.sub_hold.len()];
-        let mut unflagged = vec![0u32; self.sub_hold.len()];
-        for w in &self.workers {
+        let mut count = vec![0u32; self.ceilings.sub_hold.len()];
+        let mut unflagged = vec![0u32; self.ceilings.sub_hold.len()];
+        for w in &self.workers.states {
             if let Worker::Holding { slot, flagged, .. } = *w {
                 let mut at = Some(slot as u32);
                 while let Some(i) = at {
@@ -1841,7 +1666,10 @@ impl Allocator {
             let Some(node) = self.tree.slot(i) else {
                 continue;
             };
-            assert_eq!(count[i], self.sub_hold[i], "subtree holders of slot {i}");
+            assert_eq!(
+                count[i], self.ceilings.sub_hold[i],
+                "subtree holders of slot {i}"
+            );
             if let Some(c) = node.ceiling {
                 assert!(unflagged[i] <= c, "slot {i} holds past its ceiling");
             }
@@ -1897,20 +1725,6 @@ const MIN_TURN_NANOS: u64 = 1_000_000;
 /// that a share that used spare cores for a long time is not starved for long.
 fn memory_quanta(quantum_nanos: u64) -> f64 {
     (MEMORY_NANOS / quantum_nanos.max(1) as f64).max(1.0)
-}
-
-/// The index of the largest entitlement, if it is larger than every other.
-fn top_slot(ent: &[f64]) -> Option<usize> {
-    let mut top = None;
-    let mut most = 0.0;
-    for (slot, &e) in ent.iter().enumerate() {
-        if e > most {
-            (top, most) = (Some(slot), e);
-        } else if e == most {
-            top = None;
-        }
-    }
-    top
 }
 
 /// A quarter of a second, in nanoseconds.
