@@ -109,6 +109,8 @@ struct Worker {
     id: SimWorker,
     /// Asked for a core (holds or waits).
     busy: bool,
+    /// Holds a core (what the allocator's calls returned: see `note_holding`).
+    holds: bool,
     /// When it asked, if it waits, and whether its share was below its part then.
     waiting: Option<(u64, bool)>,
 }
@@ -116,6 +118,9 @@ struct Worker {
 struct Query {
     share: SimShare,
     workers: Vec<Worker>,
+    /// Its workers that asked for a core (hold or wait), and those that hold one.
+    busy: u32,
+    holding: u32,
     /// Cores wanted now, and the most it wants in a burst.
     want: u32,
     burst: u32,
@@ -140,6 +145,8 @@ struct Config {
     seconds: u64,
     /// Mixed into the generator's seed (0: the runs of the docs' tables).
     seed: u64,
+    /// Whether to hash the decisions and parts (`--digest on`).
+    digest: bool,
 }
 
 struct Sim {
@@ -151,6 +158,10 @@ struct Sim {
     queries: Vec<Query>,
     /// Which query and worker a worker id belongs to.
     owner: Vec<(usize, usize)>,
+    /// The holders asked to give their core back since the last step's safe
+    /// points (what `contend` and `tick` returned): only the allocator's calls
+    /// that preempt flag a holder.
+    flagged: Vec<SimWorker>,
     /// Real nanoseconds of each decision.
     costs: Vec<u32>,
     timer_overhead: f64,
@@ -176,7 +187,9 @@ macro_rules! timed {
         let r = $call;
         let dt = t.elapsed().as_nanos() as u32;
         $sim.costs.push(dt);
-        Decision::digest(&r, &mut $sim.digest);
+        if $sim.cfg.digest {
+            Decision::digest(&r, &mut $sim.digest);
+        }
         $sim.decisions += 1;
         r
     }};
@@ -234,6 +247,7 @@ impl Sim {
             tenants,
             queries: Vec::new(),
             owner: Vec::new(),
+            flagged: Vec::new(),
             costs: Vec::new(),
             timer_overhead: timer_overhead(),
             waits: Vec::new(),
@@ -276,6 +290,8 @@ impl Sim {
         self.queries.push(Query {
             share,
             workers: Vec::new(),
+            busy: 0,
+            holding: 0,
             want: burst,
             burst,
             next_change,
@@ -315,20 +331,30 @@ impl Sim {
             let granted = timed!(self, self.alloc.lapse(now));
             self.granted(granted);
         }
-        // Flagged holders reach their safe point.
-        for q in 0..self.queries.len() {
-            for i in 0..self.queries[q].workers.len() {
-                let id = self.queries[q].workers[i].id;
-                if self.alloc.is_flagged(id) {
-                    let granted = timed!(self, self.alloc.yield_core(id, now));
-                    if !self.alloc.is_holding(id) {
-                        let due = self.below_part(q);
-                        self.queries[q].workers[i].waiting = Some((now, due));
-                    }
-                    self.granted(granted);
+        // Flagged holders reach their safe point, in the order of the queries and
+        // of their workers.
+        let mut flagged = std::mem::take(&mut self.flagged);
+        let mut at: Vec<(usize, usize)> = (flagged.iter())
+            .map(|w| self.owner[w.index()])
+            .filter(|&(q, _)| q != usize::MAX)
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        for (q, i) in at {
+            let id = self.queries[q].workers[i].id;
+            if self.alloc.is_flagged(id) {
+                let granted = timed!(self, self.alloc.yield_core(id, now));
+                let holds = self.alloc.is_holding(id);
+                self.note_holding(id, holds);
+                if !holds {
+                    let due = self.below_part(q);
+                    self.queries[q].workers[i].waiting = Some((now, due));
                 }
+                self.granted(granted);
             }
         }
+        flagged.clear();
+        self.flagged = flagged;
         // Bursts start and end; queries leave and arrive.
         for q in 0..self.queries.len() {
             let query = &mut self.queries[q];
@@ -358,35 +384,39 @@ impl Sim {
         }
         if now >= *next_tick {
             let flagged = timed!(self, self.alloc.tick(now));
-            drop(flagged);
+            self.flagged.extend(flagged);
             // The next quantum ends a turn from now (shorter than the quantum
             // when many shares compete), as the pool's timekeeper ends them.
             *next_tick += self.alloc.turn_nanos();
         }
         // Drop queries that are gone (their workers idle, their share out of the tree).
         self.reap();
-        // The interval [now, now + STEP): who holds, and what each is entitled to.
+        // The interval [now, now + STEP): who holds, and what each is entitled to
+        // (the warm-up's window is not counted: only the digest takes it).
         self.alloc.refresh_parts();
+        self.now += STEP;
+        if !self.measuring && !self.cfg.digest {
+            return;
+        }
         for q in &mut self.queries {
-            let holding = q.workers.iter().filter(|w| self.alloc.is_holding(w.id));
-            q.got += holding.count() as u64 * STEP;
-            if self.alloc.is_live(q.share) {
-                q.part += self.alloc.part(q.share) * STEP as f64;
-                self.digest.add(self.alloc.part(q.share).to_bits());
+            q.got += u64::from(q.holding) * STEP;
+            // A query that has not left, or whose workers still want a core,
+            // is in the tree.
+            if !(q.left && q.busy == 0) || self.alloc.is_live(q.share) {
+                let part = self.alloc.part(q.share);
+                q.part += part * STEP as f64;
+                if self.cfg.digest {
+                    self.digest.add(part.to_bits());
+                }
             }
         }
-        self.now += STEP;
     }
 
     /// Whether query `q`'s share holds at least a core fewer than its part now, with
     /// none of its workers waiting yet: a worker asking now is owed a core at once.
     fn below_part(&self, q: usize) -> bool {
         let query = &self.queries[q];
-        let held = query
-            .workers
-            .iter()
-            .filter(|w| self.alloc.is_holding(w.id))
-            .count();
+        let held = query.holding;
         let queued = query.workers.iter().any(|w| w.waiting.is_some());
         !queued && (held as f64) + 1.0 <= self.alloc.part(query.share) + 1e-9
     }
@@ -396,30 +426,39 @@ impl Sim {
     fn adjust(&mut self, q: usize) {
         let now = self.now;
         let share = self.queries[q].share;
-        let busy = self.queries[q].workers.iter().filter(|w| w.busy).count() as u32;
+        let (busy, want) = (self.queries[q].busy, self.queries[q].want);
+        // Nothing to ask for, and no core to give back (a worker beyond the want
+        // that waits gives its core back once it has one).
+        if busy == want || (busy > want && self.queries[q].holding == 0) {
+            return;
+        }
         for _ in busy..self.queries[q].want {
             let i = self.idle_worker(q);
             let id = self.queries[q].workers[i].id;
             let due = self.below_part(q);
             self.queries[q].workers[i].busy = true;
+            self.queries[q].busy += 1;
             let granted = timed!(self, self.alloc.request(id, share, now));
             if self.alloc.is_holding(id) {
+                self.note_holding(id, true);
                 self.first_core(q);
             } else {
                 self.queries[q].workers[i].waiting = Some((now, due));
                 let flagged = timed!(self, self.alloc.contend(share, now));
-                drop(flagged);
+                self.flagged.extend(flagged);
             }
             self.granted(granted);
         }
         let mut extra = busy.saturating_sub(self.queries[q].want);
         for i in 0..self.queries[q].workers.len() {
             let w = &self.queries[q].workers[i];
-            if extra > 0 && w.busy && self.alloc.is_holding(w.id) {
+            if extra > 0 && w.busy && w.holds {
                 let id = w.id;
                 self.queries[q].workers[i].busy = false;
+                self.queries[q].busy -= 1;
                 extra -= 1;
                 let granted = timed!(self, self.alloc.release(id, now));
+                self.note_holding(id, false);
                 self.granted(granted);
             }
         }
@@ -438,6 +477,7 @@ impl Sim {
         query.workers.push(Worker {
             id,
             busy: false,
+            holds: false,
             waiting: None,
         });
         query.workers.len() - 1
@@ -452,9 +492,26 @@ impl Sim {
         }
     }
 
+    /// Notes whether worker `id` holds a core, after a call that may have
+    /// changed it: a worker gets a core only when a call returns it as granted,
+    /// and loses it only by a call for it (`release`, `yield_core`).
+    fn note_holding(&mut self, id: SimWorker, holds: bool) {
+        let (q, i) = self.owner[id.index()];
+        let query = &mut self.queries[q];
+        if query.workers[i].holds != holds {
+            query.workers[i].holds = holds;
+            if holds {
+                query.holding += 1;
+            } else {
+                query.holding -= 1;
+            }
+        }
+    }
+
     /// Notes the hand-over latency of workers just granted a core.
     fn granted(&mut self, granted: Vec<SimWorker>) {
         for id in granted {
+            self.note_holding(id, true);
             let (q, i) = self.owner[id.index()];
             self.first_core(q);
             if let Some((since, due)) = self.queries[q].workers[i].waiting.take() {
@@ -470,7 +527,8 @@ impl Sim {
         let mut q = 0;
         while q < self.queries.len() {
             let query = &self.queries[q];
-            if query.left && !self.alloc.is_live(query.share) {
+            // A query whose workers still want a core is in the tree.
+            if query.left && query.busy == 0 && !self.alloc.is_live(query.share) {
                 let gone = self.queries.swap_remove(q);
                 for w in gone.workers {
                     self.alloc.remove_worker(w.id);
@@ -505,6 +563,34 @@ impl Sim {
             q.part = 0.0;
         }
         self.alloc.check();
+        self.check_mirror();
+    }
+
+    /// Panics if what the simulation keeps of the allocator's state to spare
+    /// itself a look at every worker at every step is out of step with it: the
+    /// holders (`note_holding`), the flagged holders (`flagged`), the queries in
+    /// the tree.
+    fn check_mirror(&self) {
+        let mut known: Vec<usize> = self.flagged.iter().map(|w| w.index()).collect();
+        known.sort_unstable();
+        for q in &self.queries {
+            let mut holding = 0;
+            for w in &q.workers {
+                assert_eq!(w.holds, self.alloc.is_holding(w.id), "holders out of step");
+                holding += u32::from(w.holds);
+                assert!(
+                    !self.alloc.is_flagged(w.id) || known.binary_search(&w.id.index()).is_ok(),
+                    "a holder was flagged by a call other than contend or tick"
+                );
+            }
+            assert_eq!(holding, q.holding, "a query's holders out of step");
+            let busy = q.workers.iter().filter(|w| w.busy).count() as u32;
+            assert_eq!(busy, q.busy, "a query's busy workers out of step");
+            assert!(
+                (q.left && q.busy == 0) || self.alloc.is_live(q.share),
+                "a query that wants a core is out of the tree"
+            );
+        }
     }
 
     /// The configuration's name: cores, shares, workload and policy.
@@ -720,6 +806,7 @@ fn main() {
                         policy,
                         seconds,
                         seed,
+                        digest,
                     };
                     if seeds > 0 {
                         report_over_seeds(&cfg, seeds);
