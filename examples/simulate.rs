@@ -92,10 +92,10 @@
 //! same decisions. With `--calls on`, a line says how many decisions of each kind
 //! (the allocator's call) were made per measured second, and their mean real time.
 //!
-//! A run of 10,000 shares takes about ten seconds of this machine per simulated
-//! second with the stride policy; the lotteries' decisions cost a few hundred
-//! microseconds each at that size, so it simulates a few milliseconds in a minute.
-//! Most of the simulation's own time goes to the parts, computed from scratch (the
+//! A run of 10,000 shares takes 7 to 10 seconds of this machine per simulated
+//! second with the stride policy (`--seconds 2`: 15 to 19 s); the lotteries'
+//! decisions cost 0.1 to 1 ms each at that size (0.12 s took one to two minutes).
+//! About half of the time goes to the parts, computed from scratch (the
 //! water-filling of every share) at every step.
 
 use std::time::Instant;
@@ -1044,7 +1044,7 @@ fn main() {
     println!(
         "{} simulated s per configuration ({} measured); steps of 100 µs, quanta of 4 ms",
         seconds,
-        ((seconds - warm_up) * 1e3).round() / 1e3
+        ((seconds - warm_up) * 1e6).round() / 1e6
     );
     if seeds > 0 {
         println!(
