@@ -14,11 +14,8 @@
 # each kind (`simulate --calls on`).
 #
 # The simulated time of each configuration: 1 s of warm-up and 1 s measured, but
-# 0.2 s and 0.1 s for the lotteries at 1,000 shares and for stride at 10,000. The
-# lotteries at 10,000 shares are left out (a decision takes a fraction of a
-# millisecond natively, a contention or an end of quantum 2 to 20 ms: 1.5 ms
-# simulated took 96 s natively, so hours under callgrind); SPAN="WARM-UP MEASURED"
-# sets the time of every configuration, and runs them too. The last column is the
+# 0.2 s and 0.1 s at 10,000 shares (a few minutes under callgrind);
+# SPAN="WARM-UP MEASURED" sets the time of every configuration. The last column is the
 # run's real time under callgrind, in seconds.
 # Usage: bash ci/simulate_instructions.sh [CORES [SHARES [WORKLOADS [POLICIES]]]]
 #   (lists with commas; default 256 10,100,1000,10000 server,request stride,lottery,multi)
@@ -39,10 +36,7 @@ span() { # shares policy -> "warm-up measured" (simulated seconds)
     return
   fi
   case "$1/$2" in
-    10000/stride) echo "0.2 0.1" ;;
-    10000/*) echo "- -" ;;
-    1000/stride) echo "1 1" ;;
-    1000/*) echo "0.2 0.1" ;;
+    10000/*) echo "0.2 0.1" ;;
     *) echo "1 1" ;;
   esac
 }

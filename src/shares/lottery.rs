@@ -239,7 +239,7 @@ impl Lottery {
     /// Fills `draw_ent`: each share's weight, water-filled within the demands
     /// over the cores in use.
     fn adjust(&mut self, view: &View<'_>) {
-        let in_use: f64 = view.capped_ent.iter().sum();
+        let in_use = view.in_use;
         self.parts.clear();
         for s in 0..view.ticket_ent.len() {
             let demand = f64::from(view.demand[s]);
@@ -361,6 +361,8 @@ impl Lottery {
     /// furthest above their own draw entitlement; the ledger charges the time it
     /// then holds like any other, so the fractions over time do not move.
     fn give_cores(&mut self, view: &View<'_>, slot: usize) {
+        // Its weight now (its lag as of now), at the last draw's level.
+        self.weight[slot] = self.weight_of(view, slot);
         let worth = (self.weight[slot] * self.level).min(f64::from(view.demand[slot]));
         // A tiny epsilon keeps rounding from losing a core.
         let cores = (worth + 1e-9).round() as u32;
@@ -369,10 +371,18 @@ impl Lottery {
             let giver = (view.holding.iter().copied())
                 .filter(|&s| s != slot && self.target[s] > 0)
                 .max_by(|&a, &b| over(a).total_cmp(&over(b)).then(b.cmp(&a)));
-            let Some(giver) = giver else { break };
-            self.target[giver] -= 1;
+            match giver {
+                Some(giver) => {
+                    self.target[giver] -= 1;
+                    self.refresh(giver);
+                }
+                // A share holding cores the draw gave nobody (they came free
+                // while it was the only one waiting) gives those.
+                None if (view.holding.iter())
+                    .any(|&s| s != slot && view.holders[s] > self.target[s]) => {}
+                None => break,
+            }
             self.target[slot] += 1;
-            self.refresh(giver);
         }
         self.refresh(slot);
     }
@@ -440,10 +450,17 @@ impl Lottery {
         self.draw(view);
         self.owed.clear();
         self.drawn_demand.copy_from_slice(view.demand);
-        // Every weight and target moved: the trees anew (the sums from the
-        // leaves, which also drops the rounding of the updates since).
+        // Every weight and target moved: the trees anew, from their leaves
+        // (which also drops the rounding of the updates since).
         for s in 0..self.target.len() {
-            self.refresh(s);
+            let w = if self.waiting[s] > 0 {
+                self.weight[s]
+            } else {
+                0.0
+            };
+            let behind = self.holders[s] < self.target[s];
+            self.open.set_leaf(s, w);
+            self.behind.set_leaf(s, if behind { w } else { 0.0 });
         }
         self.open.rebuild();
         self.behind.rebuild();

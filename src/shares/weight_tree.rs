@@ -54,6 +54,12 @@ impl WeightTree {
         }
     }
 
+    /// Sets `slot`'s weight without its sums: [`WeightTree::rebuild`] must
+    /// follow before the next draw (for many changes at once).
+    pub(crate) fn set_leaf(&mut self, slot: usize, weight: f64) {
+        self.leaf[slot] = if weight > 0.0 { weight } else { 0.0 };
+    }
+
     /// Every sum again from the leaves, in `O(n)`.
     pub(crate) fn rebuild(&mut self) {
         let n = self.leaf.len();

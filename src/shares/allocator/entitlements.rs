@@ -29,6 +29,10 @@ pub(super) struct Entitlements {
     /// Cores each share is entitled to within the demands (they add up to the
     /// cores in use).
     pub(super) capped_ent: Vec<f64>,
+    /// The cores the shares can use at the last draw of a lottery: all of them
+    /// without ceilings (the water-filling caps each share at its demand), else
+    /// the demand-capped entitlements' sum (see [`super::View::in_use`]).
+    pub(super) in_use: f64,
     /// All the cores while a share is active, else 0: what the global pass
     /// advances against (the top-level parts add up to it, up to rounding;
     /// `ticket_ent` adds up to it or more).

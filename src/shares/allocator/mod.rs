@@ -124,6 +124,9 @@ pub(crate) struct View<'a> {
     /// Cores each share is entitled to within the demands (they add up to the
     /// cores in use).
     pub(crate) capped_ent: &'a [f64],
+    /// The cores a lottery's draw hands out (read at the end of a quantum only):
+    /// all of them, or without ceilings what the shares' demands cap them at.
+    pub(crate) in_use: f64,
     /// Workers of each share that want a core (waiting, or holding one, asked
     /// to give it back or not).
     pub(crate) demand: &'a [u32],
@@ -159,6 +162,7 @@ macro_rules! view {
         View {
             ticket_ent: &$a.entitlements.ticket_ent,
             capped_ent: &$a.entitlements.capped_ent,
+            in_use: $a.entitlements.in_use,
             demand: &$a.counts.demand,
             waiting: &$a.counts.waiting,
             holders: &$a.counts.holders,
@@ -721,7 +725,15 @@ impl Allocator {
     fn fresh_view(&mut self, draw: bool) {
         self.fresh();
         if draw && matches!(self.policy, Policy::Lottery(_)) {
-            self.fresh_capped();
+            // Without ceilings the cores in use are all of them, capped by the
+            // demands in the draw's own water-filling: the demand-capped
+            // entitlements (a water-filling of the whole tree) are not needed.
+            self.entitlements.in_use = if self.tree.has_ceilings() {
+                self.fresh_capped();
+                self.entitlements.capped_ent.iter().sum()
+            } else {
+                f64::from(self.permits.cores)
+            };
         }
     }
 

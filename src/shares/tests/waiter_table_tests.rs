@@ -47,6 +47,7 @@ impl Run {
         View {
             ticket_ent: &self.ticket_ent,
             capped_ent: &self.ticket_ent,
+            in_use: 0.0,
             demand: &self.zeros,
             waiting: &self.waiting,
             holders: &self.holders,
