@@ -316,6 +316,11 @@ fn the_quota_thread_of_a_pool_that_follows_its_quota_is_joined_too() {
             pool.install(|| (0..100u64).into_par_iter().sum::<u64>()),
             4950
         );
+        // The thread names itself once it runs (on a loaded machine, after the
+        // build returned): wait for it under the watchdog.
+        while live_threads_named("prorata-quota") == 0 {
+            std::thread::sleep(Duration::from_millis(1));
+        }
         assert_eq!(live_threads_named("prorata-quota"), 1);
         pool.wait();
         assert_eq!(live_threads_named("prorata-quota"), 0);
