@@ -67,6 +67,22 @@ pub fn resident_kb() -> u64 {
     proc_status("VmRSS:")
 }
 
+/// The threads of this process once those that outlive their work have gone:
+/// a spare thread waits a second for another worker before it exits, so a
+/// count taken right after a burst of shares includes threads on their way
+/// out. Reads the count until it is at most `at_most` or `patience` has
+/// passed, and returns the smallest count seen. Not a timing: a thread that
+/// never exits is counted however long this waits.
+pub fn threads_settled(at_most: u64, patience: std::time::Duration) -> u64 {
+    let start = std::time::Instant::now();
+    let mut least = threads();
+    while least > at_most && start.elapsed() < patience {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        least = least.min(threads());
+    }
+    least
+}
+
 /// How many threads of this process `keep` accepts, given a reader of their
 /// `/proc/self/task/<tid>/` files (an empty string for a file gone meanwhile).
 fn count_threads(keep: impl Fn(&dyn Fn(&str) -> String) -> bool) -> usize {
