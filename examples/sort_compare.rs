@@ -13,7 +13,11 @@
 //! sorts the same input in every round. The parallel sorts are called and
 //! timed on one of their own pool's threads (inside `install`), so the round
 //! trip into the pool is not counted; std's sorts run on a thread of
-//! prorata's pool too, so that they run where prorata's do.
+//! prorata's pool too, so that they run where prorata's do. `OUTSIDE=1` calls
+//! every sort from the main thread instead, as a program calls
+//! `v.par_sort_unstable()`: the parallel sorts then run on their global pools
+//! (of `THREADS` threads), and a sort that goes parallel pays the round trip
+//! into the pool and back.
 //!
 //! ```text
 //! cargo run --release --example sort_compare [--full] [len ...]
@@ -22,19 +26,27 @@
 //! Without lengths it runs the grid at 10^3, 10^4 and 10^5 (a few seconds);
 //! `--full` runs the whole grid, 10^3 to 10^7 (`String`s and 64-byte elements
 //! to 10^6). Shapes: random `u64`, 16 distinct values, sorted, reversed,
-//! ascending runs with noise, `(u32, u32)`, `(u64, u64)`, `f64` by `total_cmp`, `String`s
-//! and 64-byte elements. `THREADS` sets the pools' threads (default 2),
+//! ascending runs with noise, four sorted runs, `(u32, u32)`, `(u64, u64)`,
+//! `f64` by `total_cmp`, `String`s and 64-byte elements. `THREADS` sets the pools' threads (default 2),
 //! `ROUNDS` the rounds per cell (default 7, 3 from 10^7). After the grid come
 //! the harder inputs of Rayon's comparison (nearly sorted, 128-byte elements,
 //! an allocating key, a costly comparator) at 5·10^4 (and 10^6 with
 //! `--full`), with the number of comparator calls (`HARD=0` leaves them out),
 //! and the two-thread ceiling at the largest length. `ONLY=text` runs only the
-//! rows whose names contain `text`. `GAP_US=n` pauses `n` µs after each timed
+//! rows whose names contain `text` (`ONLY=a,b`: `a` or `b`). `GAP_US=n` pauses `n` µs after each timed
 //! sort: the pool that ran it goes to sleep before the next sort starts (a
 //! pool's idle threads look for work for a while, and on 2 cores they take
-//! time from the sort that follows, which in the rotating order of the rounds
-//! is more often prorata's than std's), and each sort starts as on an idle
+//! time from the sort that follows), and each sort starts as on an idle
 //! program's pool.
+//!
+//! The order of the sorts changes from round to round so that each follows
+//! each of the others equally often: what ran just before moves a sort's time
+//! by up to twice (a sorted 10^6 `u64`s, 0.3 ms of reading memory, took
+//! 0.42-0.66 ms first in its round or right after Rayon's sort on Rayon's
+//! pool, 0.28-0.33 ms right after another sort on the same thread). Rounds
+//! rotate the order by one every second round and run it backwards every
+//! other round; a plain rotation would put prorata's sort, third, always
+//! first or right after Rayon's, and std's never after Rayon's.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -95,6 +107,7 @@ fn time_once<T: Clone + Send + Sync>(
         elapsed
     };
     let elapsed = match place {
+        _ if outside() => run(),
         Place::Sequential | Place::Prorata => pools.prorata.install(run),
         Place::Rayon => pools.rayon.install(run),
     };
@@ -104,14 +117,20 @@ fn time_once<T: Clone + Send + Sync>(
     elapsed
 }
 
+/// Whether the sorts are called from the main thread (`OUTSIDE=1`), the
+/// parallel ones on their global pools, rather than inside `install`.
+fn outside() -> bool {
+    std::env::var("OUTSIDE").is_ok_and(|o| o == "1")
+}
+
 /// The pause after each timed sort (`GAP_US`), if any.
 fn gap() -> Option<Duration> {
     let micros = std::env::var("GAP_US").ok()?.parse().ok()?;
     Some(Duration::from_micros(micros))
 }
 
-/// Best times of `sorts` on `input`, timed round-robin, each round starting
-/// with the next sort.
+/// Best times of `sorts` on `input`, timed in the orders of
+/// [`order_in_round`].
 fn best_times<T: Clone + Send + Sync>(
     pools: &Pools,
     input: &[T],
@@ -122,7 +141,7 @@ fn best_times<T: Clone + Send + Sync>(
 
 /// Best times of `sorts` on inputs of `len` elements, `input(round)` in each
 /// round (borrowed when it is the same in every round, so it is not copied
-/// once more), timed round-robin, each round starting with the next sort.
+/// once more), timed in the orders of [`order_in_round`].
 fn best_times_by_round<'a, T: Clone + Send + Sync>(
     pools: &Pools,
     len: usize,
@@ -133,12 +152,20 @@ fn best_times_by_round<'a, T: Clone + Send + Sync>(
     for round in 0..rounds(len) {
         let input = input(round);
         for k in 0..sorts.len() {
-            let i = (round + k) % sorts.len();
+            let i = order_in_round(round, k, sorts.len());
             let (place, sort) = sorts[i];
             best[i] = best[i].min(time_once(pools, place, &input, sort));
         }
     }
     best
+}
+
+/// The sort timed `k`-th of `n` in round `round`: the order rotated by one
+/// every second round, and backwards in odd rounds, so that (for up to three
+/// sorts) each follows each other one equally often.
+fn order_in_round(round: usize, k: usize, n: usize) -> usize {
+    let k = if round % 2 == 1 { n - 1 - k } else { k };
+    (round / 2 + k) % n
 }
 
 /// The std, Rayon and prorata sorts of one kind, for an `Ord` element.
@@ -207,7 +234,7 @@ fn cell<T: Ord + Clone + Send + Sync>(
 /// Whether the row named `what` is wanted: `ONLY`, when set, is a part of the
 /// names to run.
 fn selected(what: &str) -> bool {
-    std::env::var("ONLY").map_or(true, |only| what.contains(&only))
+    std::env::var("ONLY").map_or(true, |only| only.split(',').any(|o| what.contains(o)))
 }
 
 /// Every shape of the grid at one length.
@@ -452,8 +479,23 @@ fn main() {
             .build()
             .expect("a rayon pool"),
     };
+    if outside() {
+        prorata::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .expect("prorata's global pool");
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .expect("Rayon's global pool");
+    }
     println!(
-        "{threads} threads; prorata's best time over std's and over Rayon's (lower is faster)"
+        "{threads} threads{}; prorata's best time over std's and over Rayon's (lower is faster)",
+        if outside() {
+            ", called from the main thread"
+        } else {
+            ", called inside install"
+        }
     );
     for &len in &lens {
         grid_row(&pools, len);

@@ -13,7 +13,8 @@
 //! (`random`, `few` (16 distinct values), `sorted`, `reversed`, `ascending`
 //! or `descending` (√n random swaps), `wide64` (`[u64; 8]` by its first field), `wide128`
 //! (`[u64; 16]`), `pairs` (`(u32, u32)`, the first below 1,000), `records`
-//! (`(u64, u64)`), `f64` (by `total_cmp`), `string`);
+//! (`(u64, u64)`), `f64` (by `total_cmp`), `string`, or another `u64` shape of
+//! `sort_compare`'s grid by its name there, such as `"4 runs"` or `runs+noise`);
 //! the length. `THREADS` sets the pools' threads
 //! (default 1); with more, count with `--toggle-collect='*slice::sort*'`, which
 //! takes in the pieces the other threads run.
@@ -22,7 +23,7 @@ use std::cmp::Ordering;
 use std::hint::black_box;
 
 #[path = "common/sort_grid.rs"]
-#[allow(dead_code)] // only the `f64` shape is taken from the grid
+#[allow(dead_code)] // only `f64` and the `u64` shapes are taken from the grid
 mod sort_grid;
 
 use rand::rngs::StdRng;
@@ -145,6 +146,8 @@ fn main() {
             who,
             stable,
         ),
-        _ => panic!("unknown shape"),
+        // The grid's other `u64` shapes, by their names there ("4 runs",
+        // "runs+noise"); it panics on a name it does not know.
+        grid => run(&mut sort_grid::u64_shape(grid, &random), who, stable),
     }
 }

@@ -116,6 +116,18 @@ impl Ord for KeyFirst {
     }
 }
 
+/// From the test's thread, outside any pool, as a program calls the sorts: a sort
+/// that forks goes to the global pool and back.
+#[test]
+fn stable_sorts_match_std_on_every_shape_and_length_called_from_the_main_thread() {
+    for (shape, make) in shapes() {
+        for &len in LENGTHS {
+            let values = make(len, len as u64);
+            check_stable(&values, &format!("{shape} len {len} from the main thread"));
+        }
+    }
+}
+
 #[test]
 fn stable_sorts_match_std_on_every_shape_length_and_pool() {
     on_pools(|threads| {

@@ -38,6 +38,18 @@ fn check_unstable(values: &[u32], what: &str) {
     );
 }
 
+/// From the test's thread, outside any pool, as a program calls the sorts: a sort
+/// that forks goes to the global pool and back.
+#[test]
+fn unstable_sorts_match_std_on_every_shape_and_length_called_from_the_main_thread() {
+    for (shape, make) in shapes() {
+        for &len in LENGTHS {
+            let values = make(len, len as u64 + 1);
+            check_unstable(&values, &format!("{shape} len {len} from the main thread"));
+        }
+    }
+}
+
 #[test]
 fn unstable_sorts_match_std_on_every_shape_length_and_pool() {
     on_pools(|threads| {
@@ -141,4 +153,42 @@ mod properties {
             check_unstable(&values, "proptest input");
         }
     }
+}
+
+/// An input of two or four sorted runs of equal length (lists sorted apart and
+/// appended) costs the sequential quicksort about as many comparisons as a random
+/// input: its pivots must not come from the run borders, where every candidate is
+/// the smallest or greatest of its run, which made the partitions lopsided and the
+/// pieces heapsorted.
+#[test]
+fn sorted_runs_of_equal_length_cost_no_more_than_a_random_input() {
+    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+    let calls = |values: &[u32]| {
+        let calls = AtomicU64::new(0);
+        let mut v = values.to_vec();
+        v.par_sort_unstable_by(|a, b| {
+            calls.fetch_add(1, Relaxed);
+            a.cmp(b)
+        });
+        assert!(v.windows(2).all(|w| w[0] <= w[1]));
+        calls.into_inner()
+    };
+    on_pools(|threads| {
+        for n in [3000, 10_000, 100_000] {
+            let random = shapes()[0].1(n, 5);
+            for runs in [2, 4, 8] {
+                let mut v = random.clone();
+                for run in v.chunks_mut(n.div_ceil(runs)) {
+                    run.sort_unstable();
+                }
+                let (ours, random) = (calls(&v), calls(&random));
+                // 1.00-1.07 of a random input's calls; with pivots from the
+                // quarters, four runs took 1.23-1.73 of them.
+                assert!(
+                    100 * ours <= 115 * random,
+                    "{runs} runs of {n} on {threads} threads: {ours} calls, a random input {random}"
+                );
+            }
+        }
+    });
 }

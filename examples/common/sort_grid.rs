@@ -42,11 +42,19 @@ pub fn with_swaps<T>(mut v: Vec<T>, swaps: usize, seed: u64) -> Vec<T> {
 }
 
 /// The names of the `u64` shapes, in the grid's order.
-pub const U64_SHAPES: [&str; 5] = ["random", "16 distinct", "sorted", "reversed", "runs+noise"];
+pub const U64_SHAPES: [&str; 6] = [
+    "random",
+    "16 distinct",
+    "sorted",
+    "reversed",
+    "runs+noise",
+    "4 runs",
+];
 
 /// The `u64` shape `name` (one of [`U64_SHAPES`]) made from `random`: itself,
-/// 16 distinct values, sorted, reversed, or ascending runs of about 1000 with
-/// 1% of the elements moved at random.
+/// 16 distinct values, sorted, reversed, ascending runs of about 1000 with
+/// 1% of the elements moved at random, or four sorted runs of a quarter each
+/// (four sorted lists appended to each other).
 pub fn u64_shape(name: &str, random: &[u64]) -> Vec<u64> {
     match name {
         "random" => random.to_vec(),
@@ -70,6 +78,14 @@ pub fn u64_shape(name: &str, random: &[u64]) -> Vec<u64> {
                 .collect();
             with_swaps(runs, random.len() / 200, 7)
         }
+        "4 runs" => random
+            .chunks(random.len().div_ceil(4).max(1))
+            .flat_map(|c| {
+                let mut c = c.to_vec();
+                c.sort_unstable();
+                c
+            })
+            .collect(),
         _ => panic!("no u64 shape named {name}"),
     }
 }

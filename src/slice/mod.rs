@@ -354,7 +354,20 @@ pub trait ParallelSliceMut<T: Send> {
     /// A parallel merge sort with a parallel merge; it uses one buffer as long as
     /// the slice. Sorted on one thread (short slices, a pool of one thread), a
     /// slice whose buffer would be 32 MiB or more takes one of half its length
-    /// when that is less, as std's stable sort does.
+    /// when that is less, as std's stable sort does. Natural runs are taken
+    /// whole, so a slice of a few sorted runs costs about a merge per level of
+    /// runs.
+    ///
+    /// Where it runs: a slice already sorted or strictly descending (reversed
+    /// in place), shorter than 4,096 elements (65,536 when a sample shows few
+    /// distinct values), or sorted on a pool of one thread, is sorted on the
+    /// calling thread without entering a pool, as std's sort is, so the
+    /// comparator runs on the caller's thread, inside a pool or not (Rayon's
+    /// sorts do so for slices of up to 2,000 elements). A sorted or strictly
+    /// descending slice costs `len - 1` comparisons, as with std's; a sorted one
+    /// of 2^18 elements or more is checked on all of the pool's threads once
+    /// its first 4,096 were found in order on the calling thread. See
+    /// [`par_sort_by`](Self::par_sort_by) for what a comparator may do.
     ///
     /// ```
     /// use prorata::prelude::*;
@@ -441,7 +454,16 @@ pub trait ParallelSliceMut<T: Send> {
     /// A parallel quicksort whose pivots are medians of a sample, with pieces
     /// finished by a sequential introsort of its own (sorting networks for the
     /// shortest); a nearly sorted input is sorted in about one pass, and nothing
-    /// is allocated.
+    /// is allocated. Since nothing is allocated, a slice of a few sorted runs is
+    /// not merged but sorted by the quicksort, in about the time of a random
+    /// one, as by std's unstable sort.
+    ///
+    /// Where it runs: as for [`par_sort`](Self::par_sort), a slice already
+    /// sorted or strictly descending, shorter than 4,096 elements (16,384 when
+    /// a sample shows few distinct values), or sorted on a pool of one thread,
+    /// is sorted on the calling thread without entering a pool, and a sorted or
+    /// strictly descending one costs `len - 1` comparisons (a sorted one of
+    /// 2^21 elements or more is checked on all threads past its first 4,096).
     ///
     /// ```
     /// use prorata::prelude::*;

@@ -70,7 +70,44 @@ pub fn shapes() -> Vec<(&'static str, Generator)> {
         ("organ-pipe", |n, _| {
             (0..n).map(|i| i.min(n - i) as u32).collect()
         }),
+        // A few sorted runs: lists sorted apart and appended to each other.
+        ("two-runs", |n, s| runs(n, s, &[true, true])),
+        ("four-runs-up-and-down", |n, s| {
+            runs(n, s, &[true, false, true, false])
+        }),
+        // Eight runs over the same few values: equal elements in every run,
+        // which a stable merge of the runs keeps in their runs' order.
+        ("eight-runs-with-ties", |n, _| {
+            let run = n.div_ceil(8).max(1);
+            (0..n).map(|i| (i % run / 3) as u32).collect()
+        }),
+        ("sorted-then-a-few", |n, s| {
+            let mut v: Vec<u32> = (0..n as u32).map(|x| 2 * x).collect();
+            let tail = n.min(5);
+            let mut r = rng(s);
+            for x in &mut v[n - tail..] {
+                *x = r.random_range(0..2 * n as u32 + 1);
+            }
+            v
+        }),
     ]
+}
+
+/// `n` random values in `directions.len()` runs of about equal length, each
+/// sorted ascending (`true`) or descending.
+fn runs(n: usize, seed: u64, directions: &[bool]) -> Vec<u32> {
+    let mut v: Vec<u32> = rng(seed)
+        .sample_iter(rand::distr::StandardUniform)
+        .take(n)
+        .collect();
+    let run = n.div_ceil(directions.len()).max(1);
+    for (chunk, &ascending) in v.chunks_mut(run).zip(directions) {
+        chunk.sort_unstable();
+        if !ascending {
+            chunk.reverse();
+        }
+    }
+    v
 }
 
 /// `v` with about the square root of its length of random pairs swapped.

@@ -2,15 +2,30 @@
 //! quicksort with sampled pivots, and a cached-key sort built on the latter.
 //!
 //! Every sort first finishes already sorted or strictly descending inputs in
-//! one pass, as std does (ours checks sixteen pairs at a time and reverses
-//! while it checks, which costs less than std's check pair by pair and
-//! separate reversal; on other inputs it stops within the first sixteen
-//! pairs; see [`runs`]), then
-//! sorts small inputs, single-thread pools and zero-sized types sequentially.
+//! one pass on the calling thread, as std does (ours checks sixteen pairs at a
+//! time and reverses while it checks, which costs less than std's check pair
+//! by pair and separate reversal; on other inputs it stops within the first
+//! sixteen pairs; see [`runs`]), comparing each neighbouring pair once
+//! (`n - 1` calls of the comparator, as std's), then sorts small inputs,
+//! single-thread pools and zero-sized types sequentially on the calling
+//! thread too. So a program that calls `v.par_sort_unstable()` from its main
+//! thread on such an input never waits for a round trip into the pool, and
+//! its comparator runs on the main thread, as std's sort runs it (Rayon's
+//! sorts of up to 2,000 elements do the same; its stable sort of a longer
+//! sorted input checks it on the pool's threads). Only the check of a sorted
+//! input of 2^18 elements or more (2^21 for the unstable sort) goes to all
+//! threads, once its first 4,096 elements were found in order.
+//!
 //! The unstable sort then sorts an input that looks nearly sorted (or
 //! reversed) by setting its few misplaced elements aside and merging them
 //! back ([`outliers`]), in about one pass of comparisons, where a quicksort
 //! would partition it level after level.
+//!
+//! A few sorted runs (lists sorted apart and appended) are taken whole by the
+//! stable sort's merge sort, and sorted by the unstable one's quicksort, which
+//! allocates nothing and so cannot merge them; its pivots are drawn so that
+//! run borders at the quarters of a piece do not make them lopsided
+//! ([`seq_quicksort`]).
 //!
 //! No sort calls std's: since Rust 1.81 those panic when the comparator is not a
 //! total order, and Rayon's never do. Ours leave the slice as some permutation

@@ -63,27 +63,34 @@ where
     if v.len() < 2 {
         return true;
     }
+    // Each neighbouring pair is compared once: a sorted or strictly
+    // descending input costs `len - 1` calls of the comparator, as in std.
     if is_less(compare, &v[1], &v[0]) {
         return reverse_if_descending(v, compare);
     }
     let probe = v.len().min(PROBE);
-    if !is_ascending(&v[..probe], compare) {
+    if !is_ascending(&v[1..probe], compare) {
         return false;
     }
-    if v.len() < ascending_parallel_from {
-        return is_ascending(&v[probe - 1..], compare);
+    let parallel = v.len() >= ascending_parallel_from;
+    let rest = &mut v[probe - 1..];
+    if parallel {
+        par_is_ascending(rest, compare)
+    } else {
+        is_ascending(rest, compare)
     }
-    par_is_ascending(v, compare)
 }
 
 /// If `v` is strictly descending, reverses it and returns true; else leaves
-/// it as it was and returns false. One pass from both ends: each step checks
-/// the two outermost pairs not yet checked, then swaps the two outermost
-/// elements not yet swapped, so that the input is read and written once
-/// (a check then a reversal reads it twice). A pair that is not descending
-/// stops the pass, and the swaps made are undone, which costs no more than
-/// they did. A panicking comparator leaves a permutation: only swaps move
-/// elements.
+/// it as it was and returns false; the caller found `v[1] < v[0]`. One pass
+/// from both ends: each step checks the two outermost pairs not yet checked,
+/// then swaps the two outermost elements not yet swapped, so that the input
+/// is read and written once (a check then a reversal reads it twice). Each
+/// pair is compared once (the first by the caller, the middle one of an even
+/// length by the last step's left check alone), so a descending input costs
+/// `len - 1` calls, as in std. A pair that is not descending stops the pass,
+/// and the swaps made are undone, which costs no more than they did. A
+/// panicking comparator leaves a permutation: only swaps move elements.
 fn reverse_if_descending<T, F>(v: &mut [T], compare: &F) -> bool
 where
     F: Fn(&T, &T) -> Ordering,
@@ -101,8 +108,8 @@ where
     unsafe {
         while swapped < half {
             let (i, j) = (swapped, len - 1 - swapped);
-            let descends = is_less(compare, &*base.add(i + 1), &*base.add(i))
-                && is_less(compare, &*base.add(j), &*base.add(j - 1));
+            let descends = (i == 0 || is_less(compare, &*base.add(i + 1), &*base.add(i)))
+                && (j - 1 == i || is_less(compare, &*base.add(j), &*base.add(j - 1)));
             if !descends {
                 break;
             }
@@ -286,7 +293,9 @@ mod tests {
         assert!(reversed.iter().copied().eq(0..len), "reversed, {len}");
         let mut sorted: Vec<usize> = (0..len).collect();
         assert!(pool.install(|| finish_if_monotonic(&mut sorted, &usize::cmp, from)));
-        for at in [CHUNK, 3 * CHUNK + 5] {
+        // A border of the chunks checked in parallel (those of what the
+        // probe left), and inside a chunk.
+        for at in [PROBE - 1 + CHUNK, 3 * CHUNK + 5] {
             let mut v: Vec<usize> = (0..len).collect();
             v.swap(at - 1, at);
             assert!(!pool.install(|| finish_if_monotonic(&mut v, &usize::cmp, from)));
