@@ -202,14 +202,20 @@ impl Lottery {
 
     /// Puts `slot`'s weight in the trees it belongs to now.
     fn refresh(&mut self, slot: usize) {
-        let w = if self.waiting[slot] > 0 {
-            self.weight[slot]
-        } else {
-            0.0
-        };
-        self.open.set(slot, w);
+        let (open, behind) = self.leaves(slot);
+        self.open.set(slot, open);
+        self.behind.set(slot, behind);
+    }
+
+    /// `slot`'s leaves in the two trees: its weight while a worker of it
+    /// waits (else 0), and the same while it holds fewer cores than its target.
+    fn leaves(&self, slot: usize) -> (f64, f64) {
+        if self.waiting[slot] == 0 {
+            return (0.0, 0.0);
+        }
+        let w = self.weight[slot];
         let behind = self.holders[slot] < self.target[slot];
-        self.behind.set(slot, if behind { w } else { 0.0 });
+        (w, if behind { w } else { 0.0 })
     }
 
     /// The weight of `slot` now: its ticket entitlement plus its lag spread over
@@ -453,14 +459,9 @@ impl Lottery {
         // Every weight and target moved: the trees anew, from their leaves
         // (which also drops the rounding of the updates since).
         for s in 0..self.target.len() {
-            let w = if self.waiting[s] > 0 {
-                self.weight[s]
-            } else {
-                0.0
-            };
-            let behind = self.holders[s] < self.target[s];
-            self.open.set_leaf(s, w);
-            self.behind.set_leaf(s, if behind { w } else { 0.0 });
+            let (open, behind) = self.leaves(s);
+            self.open.set_leaf(s, open);
+            self.behind.set_leaf(s, behind);
         }
         self.open.rebuild();
         self.behind.rebuild();
