@@ -13,6 +13,7 @@
 //! assert_eq!(words.into_inner(), 4);
 //! ```
 
+mod byte_split;
 mod chars;
 mod classes;
 pub(crate) mod drain;

@@ -5,9 +5,11 @@
 //! as its two sides do: `split(a + m + b) == split(a) ++ split(b)`, and likewise with
 //! `m` kept at the end of the left side for the inclusive splits. The producer cuts
 //! at a match near the middle and runs std's sequential method on each piece, or, for
-//! whitespace and char sets, a byte-by-byte search that gives the same pieces.
+//! whitespace and char sets, a byte-by-byte search that gives the same pieces, and
+//! for a plain split at an ASCII char, a search eight bytes at a time.
 
 use super::Pattern;
+use super::byte_split::ByteSplit;
 use super::classes::{ByteClasses, ClassSplit, ClassWords, WHITESPACE};
 use super::pattern::with_std_pattern;
 use super::pieces::middle_boundary;
@@ -52,7 +54,8 @@ struct SplitProducer<'ch, 'p, P> {
 }
 
 /// The byte classes of `pattern` when it is a char set and `mode` splits at it plainly
-/// (a single char keeps std's search, which is faster still).
+/// (a single char is searched for as such: [`ByteSplit`] when it is ASCII, std's
+/// search otherwise).
 fn set_classes<P: Pattern>(pattern: &P, mode: Mode) -> Option<ByteClasses> {
     match mode {
         Mode::Exclusive | Mode::Terminator => pattern.char_set().map(ByteClasses::of_chars),
@@ -189,10 +192,14 @@ impl<'ch, P: Pattern> SplitProducer<'ch, '_, P> {
                 let is_match = |c| self.pattern.is_match(c);
                 folder.consume_iter(Bounded::new(run, ClassSplit::new(run, classes, is_match)))
             }
-            Mode::Exclusive | Mode::Terminator => {
-                with_std_pattern!(self.pattern, |pat| folder
-                    .consume_iter(Bounded::new(run, run.split(pat))))
-            }
+            // An ASCII char searched eight bytes at a time.
+            Mode::Exclusive | Mode::Terminator => match self.pattern.as_char() {
+                Some(c) if c.is_ascii() => {
+                    folder.consume_iter(Bounded::new(run, ByteSplit::new(run, c)))
+                }
+                _ => with_std_pattern!(self.pattern, |pat| folder
+                    .consume_iter(Bounded::new(run, run.split(pat)))),
+            },
             Mode::Inclusive => {
                 with_std_pattern!(self.pattern, |pat| folder
                     .consume_iter(Bounded::new(run, run.split_inclusive(pat))))
