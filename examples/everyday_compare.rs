@@ -15,25 +15,9 @@ use std::collections::LinkedList;
 use std::hint::black_box;
 use std::time::Instant;
 
-/// The same workload, with each library's prelude in scope: `(prorata, rayon)`.
-macro_rules! both {
-    ($body:expr) => {
-        (
-            || {
-                #[allow(unused_imports)]
-                use prorata::iter::{walk_tree_postfix, walk_tree_prefix};
-                use prorata::prelude::*;
-                $body
-            },
-            || {
-                #[allow(unused_imports)]
-                use rayon::iter::{walk_tree_postfix, walk_tree_prefix};
-                use rayon::prelude::*;
-                $body
-            },
-        )
-    };
-}
+#[macro_use]
+#[path = "common/both.rs"]
+mod both;
 
 /// A binary tree over `0..n`: each range splits into two halves.
 fn halves(r: &std::ops::Range<u64>) -> Vec<std::ops::Range<u64>> {
