@@ -45,21 +45,36 @@ pub(super) fn find_byte(hay: &[u8], byte: u8) -> Option<usize> {
     tail.iter().position(|&b| b == byte).map(|i| at + i)
 }
 
-/// `str::split` at an ASCII char: the same pieces.
+/// `str::split` at an ASCII char, or `str::split_inclusive` (each piece keeps the
+/// match that ends it): the same pieces.
 pub(super) struct ByteSplit<'ch> {
     /// What is left to split; `None` once the last piece is out.
     rest: Option<&'ch str>,
     byte: u8,
+    inclusive: bool,
 }
 
 impl<'ch> ByteSplit<'ch> {
-    /// The split of `s` at `c`, which must be ASCII.
+    /// `s.split(c)`; `c` must be ASCII.
     #[inline]
     pub(super) fn new(s: &'ch str, c: char) -> Self {
         debug_assert!(c.is_ascii());
         ByteSplit {
             rest: Some(s),
             byte: c as u8,
+            inclusive: false,
+        }
+    }
+
+    /// `s.split_inclusive(c)`; `c` must be ASCII. An empty string has no piece,
+    /// and a match at the end leaves no empty piece after it.
+    #[inline]
+    pub(super) fn inclusive(s: &'ch str, c: char) -> Self {
+        debug_assert!(c.is_ascii());
+        ByteSplit {
+            rest: (!s.is_empty()).then_some(s),
+            byte: c as u8,
+            inclusive: true,
         }
     }
 }
@@ -71,8 +86,13 @@ impl<'ch> Iterator for ByteSplit<'ch> {
     fn next(&mut self) -> Option<&'ch str> {
         let rest = self.rest?;
         match find_byte(rest.as_bytes(), self.byte) {
+            // Both cuts fall on char boundaries: byte `i` is an ASCII char.
+            Some(i) if self.inclusive => {
+                let (piece, after) = rest.split_at(i + 1);
+                self.rest = (!after.is_empty()).then_some(after);
+                Some(piece)
+            }
             Some(i) => {
-                // Both cuts fall on char boundaries: byte `i` is an ASCII char.
                 self.rest = Some(&rest[i + 1..]);
                 Some(&rest[..i])
             }
@@ -82,6 +102,18 @@ impl<'ch> Iterator for ByteSplit<'ch> {
             }
         }
     }
+}
+
+/// `str::lines`: the pieces of a split at `'\n'` that keeps it, less the `"\n"` or
+/// `"\r\n"` that ends each.
+#[inline]
+pub(super) fn lines(s: &str) -> impl Iterator<Item = &str> {
+    ByteSplit::inclusive(s, '\n').map(|line| {
+        let Some(line) = line.strip_suffix('\n') else {
+            return line;
+        };
+        line.strip_suffix('\r').unwrap_or(line)
+    })
 }
 
 #[cfg(test)]
@@ -115,7 +147,7 @@ mod tests {
     #[test]
     fn splits_like_std() {
         let alphabet = [
-            "a", ",", "é", "\n", " ", "𝄞", "\u{3000}", ",,", "bc", "\u{2c00}",
+            "a", ",", "é", "\n", " ", "𝄞", "\u{3000}", ",,", "bc", "\u{2c00}", "\r\n", "\r",
         ];
         for n in 0..3000usize {
             let s: String = (0..n % 41)
@@ -124,7 +156,15 @@ mod tests {
             for c in [',', ' ', '\n', 'a', '\0'] {
                 let pieces: Vec<_> = ByteSplit::new(&s, c).collect();
                 assert_eq!(pieces, s.split(c).collect::<Vec<_>>(), "{s:?} {c:?}");
+                let pieces: Vec<_> = ByteSplit::inclusive(&s, c).collect();
+                let want: Vec<_> = s.split_inclusive(c).collect();
+                assert_eq!(pieces, want, "inclusive {s:?} {c:?}");
             }
+            assert_eq!(
+                lines(&s).collect::<Vec<_>>(),
+                s.lines().collect::<Vec<_>>(),
+                "{s:?}"
+            );
         }
     }
 }

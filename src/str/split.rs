@@ -6,10 +6,10 @@
 //! `m` kept at the end of the left side for the inclusive splits. The producer cuts
 //! at a match near the middle and runs std's sequential method on each piece, or, for
 //! whitespace and char sets, a byte-by-byte search that gives the same pieces, and
-//! for a plain split at an ASCII char, a search eight bytes at a time.
+//! for lines and the splits at an ASCII char, a search eight bytes at a time.
 
 use super::Pattern;
-use super::byte_split::ByteSplit;
+use super::byte_split::{self, ByteSplit};
 use super::classes::{ByteClasses, ClassSplit, ClassWords, WHITESPACE};
 use super::pattern::with_std_pattern;
 use super::pieces::middle_boundary;
@@ -200,11 +200,14 @@ impl<'ch, P: Pattern> SplitProducer<'ch, '_, P> {
                 _ => with_std_pattern!(self.pattern, |pat| folder
                     .consume_iter(Bounded::new(run, run.split(pat)))),
             },
-            Mode::Inclusive => {
-                with_std_pattern!(self.pattern, |pat| folder
-                    .consume_iter(Bounded::new(run, run.split_inclusive(pat))))
-            }
-            Mode::Lines => folder.consume_iter(Bounded::new(run, run.lines())),
+            Mode::Inclusive => match self.pattern.as_char() {
+                Some(c) if c.is_ascii() => {
+                    folder.consume_iter(Bounded::new(run, ByteSplit::inclusive(run, c)))
+                }
+                _ => with_std_pattern!(self.pattern, |pat| folder
+                    .consume_iter(Bounded::new(run, run.split_inclusive(pat)))),
+            },
+            Mode::Lines => folder.consume_iter(Bounded::new(run, byte_split::lines(run))),
             Mode::Whitespace => folder.consume_iter(Bounded::new(
                 run,
                 ClassWords::new(run, &WHITESPACE, char::is_whitespace),
