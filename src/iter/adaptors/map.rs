@@ -183,6 +183,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn fold_whole(&self) -> bool {
+        self.base.fold_whole()
+    }
 }
 
 impl<T, R, C, F> UnindexedConsumer<T> for MapConsumer<'_, C, F>
@@ -199,6 +203,14 @@ where
 
     fn to_reducer(&self) -> C::Reducer {
         self.base.to_reducer()
+    }
+
+    /// `map` sees items, not pieces: it passes on what its consumer allows.
+    fn continue_after(&self, before: Option<C::Result>) -> Result<Self, Option<C::Result>> {
+        Ok(MapConsumer {
+            base: self.base.continue_after(before)?,
+            map_op: self.map_op,
+        })
     }
 }
 

@@ -5,8 +5,8 @@
 //! These helpers are `pub(crate)` so that every collection of the crate builds on
 //! them (see the module documentation of `collect`).
 
+use std::cell::Cell;
 use std::collections::LinkedList;
-use std::marker::PhantomData;
 
 use either::Either;
 
@@ -78,15 +78,27 @@ impl<T: Send> Piece<T> for Vec<T> {
 }
 
 /// Collects a piece `P` per leaf, chained in order into a list (empty pieces are left
-/// out). Stateless: every split makes the same consumer.
-pub(crate) struct PieceList<P>(PhantomData<fn() -> P>);
+/// out). Every split makes the same consumer, except that the one a `flat_map` makes
+/// with [`UnindexedConsumer::continue_after`] carries the pieces gathered before it.
+pub(crate) struct PieceList<P> {
+    /// The pieces before this consumer's items; its leftmost leaf goes on filling the
+    /// last of them. Empty but for consumers made by `continue_after`. A `Cell` because
+    /// `split_off_left(&self)` hands them to the new left consumer (the first one split
+    /// off is the leftmost, as in intersperse).
+    before: Cell<LinkedList<P>>,
+    /// Fold the input whole (see [`Consumer::fold_whole`]): set by `continue_after`.
+    whole: bool,
+}
 
 /// Collects a `Vec` per leaf.
 pub(super) type VecListConsumer<T> = PieceList<Vec<T>>;
 
 impl<P> PieceList<P> {
     pub(crate) fn new() -> Self {
-        PieceList(PhantomData)
+        PieceList {
+            before: Cell::new(LinkedList::new()),
+            whole: false,
+        }
     }
 }
 
@@ -96,50 +108,84 @@ impl<T, P: Piece<T>> Consumer<T> for PieceList<P> {
     type Result = LinkedList<P>;
 
     fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
-        (PieceList::new(), PieceList::new(), ChainPieces)
+        let right = PieceList {
+            before: Cell::new(LinkedList::new()),
+            whole: self.whole,
+        };
+        (self, right, ChainPieces)
     }
 
     fn into_folder(self) -> LeafPiece<P> {
-        LeafPiece(P::default())
+        let mut before = self.before.into_inner();
+        // The last piece is taken out to be filled, an empty one left in its place
+        // (no list node is freed and made again).
+        let piece = before.back_mut().map(std::mem::take).unwrap_or_default();
+        LeafPiece { before, piece }
     }
 
     fn full(&self) -> bool {
         false
     }
+
+    fn fold_whole(&self) -> bool {
+        self.whole
+    }
 }
 
 impl<T, P: Piece<T>> UnindexedConsumer<T> for PieceList<P> {
     fn split_off_left(&self) -> Self {
-        PieceList::new()
+        PieceList {
+            before: Cell::new(self.before.take()),
+            whole: self.whole,
+        }
     }
 
     fn to_reducer(&self) -> ChainPieces {
         ChainPieces
     }
+
+    /// No user code sees the pieces (they are gathered into one collection), so the
+    /// items of `flat_map`'s small inner iterators may share them. Pieces this consumer
+    /// still carries come first: they are left of everything split off it.
+    fn continue_after(&self, before: Option<LinkedList<P>>) -> Result<Self, Option<LinkedList<P>>> {
+        let mut list = self.before.take();
+        list.append(&mut before.unwrap_or_default());
+        Ok(PieceList {
+            before: Cell::new(list),
+            whole: true,
+        })
+    }
 }
 
-/// The piece one leaf fills.
-pub(crate) struct LeafPiece<P>(P);
+/// The piece one leaf fills, after the pieces gathered before it (see `PieceList`).
+pub(crate) struct LeafPiece<P> {
+    /// Non-empty pieces, except the last one when `piece` was taken out of it.
+    before: LinkedList<P>,
+    piece: P,
+}
 
 impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
     type Result = LinkedList<P>;
 
     fn consume(mut self, item: T) -> Self {
-        self.0.push_item(item);
+        self.piece.push_item(item);
         self
     }
 
     fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
-        self.0.extend_items(iter);
+        self.piece.extend_items(iter);
         self
     }
 
     fn complete(self) -> LinkedList<P> {
-        if self.0.is_empty() {
-            LinkedList::new()
-        } else {
-            LinkedList::from([self.0])
+        let LeafPiece { mut before, piece } = self;
+        match before.back_mut() {
+            // Lists hold no empty piece: an empty last one is where `piece` came from.
+            Some(last) if last.is_empty() => *last = piece,
+            _ if piece.is_empty() => {}
+            _ => before.push_back(piece),
         }
+        before
     }
 
     fn full(&self) -> bool {
