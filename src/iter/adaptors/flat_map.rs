@@ -135,6 +135,20 @@ where
     }
 }
 
+/// Drives an inner iterator with the consumer `continue_after` makes.
+struct DriveInner<I>(I);
+
+impl<I: ParallelIterator, R> ContinueCallback<I::Item, R> for DriveInner<I> {
+    type Output = R;
+
+    fn call<C>(self, consumer: C) -> R
+    where
+        C: UnindexedConsumer<I::Item, Result = R>,
+    {
+        self.0.drive_unindexed(consumer)
+    }
+}
+
 /// The longest inner iterator folded into the current piece rather than driven on its
 /// own (see `FlatMapFolder::consume`). Splitting an inner iterator makes about two
 /// parts per worker, whatever its length, so this bounds the parallelism given up for
@@ -166,15 +180,23 @@ where
         // Where the pieces are visible (a `fold` calls its identity once per piece),
         // `continue_after` refuses and the inner iterator is driven on its own, in
         // pieces as in Rayon.
-        if inner.opt_len().is_some_and(|len| len <= FOLD_INNER_MAX) {
-            match self.base.continue_after(self.done.take()) {
-                Ok(consumer) => {
-                    self.done = Some(inner.drive_unindexed(consumer));
+        let inner = if inner.opt_len().is_some_and(|len| len <= FOLD_INNER_MAX) {
+            match self
+                .base
+                .continue_after(self.done.take(), DriveInner(inner))
+            {
+                Ok(result) => {
+                    self.done = Some(result);
                     return self;
                 }
-                Err(before) => self.done = before,
+                Err((before, DriveInner(inner))) => {
+                    self.done = before;
+                    inner
+                }
             }
-        }
+        } else {
+            inner
+        };
         let result = inner.drive_unindexed(self.base.split_off_left());
         self.done = Some(match self.done.take() {
             None => result,

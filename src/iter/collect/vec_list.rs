@@ -7,6 +7,7 @@
 
 use std::cell::Cell;
 use std::collections::LinkedList;
+use std::marker::PhantomData;
 
 use either::Either;
 
@@ -78,27 +79,15 @@ impl<T: Send> Piece<T> for Vec<T> {
 }
 
 /// Collects a piece `P` per leaf, chained in order into a list (empty pieces are left
-/// out). Every split makes the same consumer, except that the one a `flat_map` makes
-/// with [`UnindexedConsumer::continue_after`] carries the pieces gathered before it.
-pub(crate) struct PieceList<P> {
-    /// The pieces before this consumer's items; its leftmost leaf goes on filling the
-    /// last of them. Empty but for consumers made by `continue_after`. A `Cell` because
-    /// `split_off_left(&self)` hands them to the new left consumer (the first one split
-    /// off is the leftmost, as in intersperse).
-    before: Cell<LinkedList<P>>,
-    /// Fold the input whole (see [`Consumer::fold_whole`]): set by `continue_after`.
-    whole: bool,
-}
+/// out). Stateless: every split makes the same consumer.
+pub(crate) struct PieceList<P>(PhantomData<fn() -> P>);
 
 /// Collects a `Vec` per leaf.
 pub(super) type VecListConsumer<T> = PieceList<Vec<T>>;
 
 impl<P> PieceList<P> {
     pub(crate) fn new() -> Self {
-        PieceList {
-            before: Cell::new(LinkedList::new()),
-            whole: false,
-        }
+        PieceList(PhantomData)
     }
 }
 
@@ -108,36 +97,21 @@ impl<T, P: Piece<T>> Consumer<T> for PieceList<P> {
     type Result = LinkedList<P>;
 
     fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
-        let right = PieceList {
-            before: Cell::new(LinkedList::new()),
-            whole: self.whole,
-        };
-        (self, right, ChainPieces)
+        (PieceList::new(), PieceList::new(), ChainPieces)
     }
 
     fn into_folder(self) -> LeafPiece<P> {
-        let mut before = self.before.into_inner();
-        // The last piece is taken out to be filled, an empty one left in its place
-        // (no list node is freed and made again).
-        let piece = before.back_mut().map(std::mem::take).unwrap_or_default();
-        LeafPiece { before, piece }
+        LeafPiece(P::default())
     }
 
     fn full(&self) -> bool {
         false
     }
-
-    fn fold_whole(&self) -> bool {
-        self.whole
-    }
 }
 
 impl<T, P: Piece<T>> UnindexedConsumer<T> for PieceList<P> {
     fn split_off_left(&self) -> Self {
-        PieceList {
-            before: Cell::new(self.before.take()),
-            whole: self.whole,
-        }
+        PieceList::new()
     }
 
     fn to_reducer(&self) -> ChainPieces {
@@ -145,26 +119,89 @@ impl<T, P: Piece<T>> UnindexedConsumer<T> for PieceList<P> {
     }
 
     /// No user code sees the pieces (they are gathered into one collection), so the
-    /// items of `flat_map`'s small inner iterators may share them. Pieces this consumer
-    /// still carries come first: they are left of everything split off it.
-    fn continue_after(&self, before: Option<LinkedList<P>>) -> Result<Self, Option<LinkedList<P>>> {
-        let mut list = self.before.take();
-        list.append(&mut before.unwrap_or_default());
-        Ok(PieceList {
-            before: Cell::new(list),
-            whole: true,
-        })
+    /// items of `flat_map`'s small inner iterators may share them.
+    #[allow(clippy::type_complexity)]
+    fn continue_after<CB>(
+        &self,
+        before: Option<LinkedList<P>>,
+        callback: CB,
+    ) -> Result<CB::Output, (Option<LinkedList<P>>, CB)>
+    where
+        CB: ContinueCallback<T, LinkedList<P>>,
+    {
+        Ok(callback.call(ContinuePieces {
+            before: Cell::new(before.unwrap_or_default()),
+            marker: PhantomData,
+        }))
     }
 }
 
-/// The piece one leaf fills, after the pieces gathered before it (see `PieceList`).
-pub(crate) struct LeafPiece<P> {
+/// What `PieceList::continue_after` hands on: a `PieceList` whose leftmost leaf goes
+/// on filling the last of the pieces gathered before it, and that asks not to be
+/// split. A type of its own, so that `PieceList`'s leaves (which loops move by value)
+/// stay a bare piece.
+struct ContinuePieces<P> {
+    /// The pieces before this consumer's items. A `Cell` because `split_off_left(&self)`
+    /// hands them to the new left consumer (the first one split off is the leftmost,
+    /// as in intersperse); empty in every other consumer split off this one.
+    before: Cell<LinkedList<P>>,
+    marker: PhantomData<fn() -> P>,
+}
+
+impl<P> ContinuePieces<P> {
+    fn split_off(&self) -> Self {
+        ContinuePieces {
+            before: Cell::new(self.before.take()),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<T, P: Piece<T>> Consumer<T> for ContinuePieces<P> {
+    type Folder = ContinueLeaf<P>;
+    type Reducer = ChainPieces;
+    type Result = LinkedList<P>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
+        let left = self.split_off();
+        (left, self, ChainPieces)
+    }
+
+    fn into_folder(self) -> ContinueLeaf<P> {
+        let mut before = self.before.into_inner();
+        // The last piece is taken out to be filled, an empty one left in its place
+        // (no list node is freed and made again).
+        let piece = before.back_mut().map(std::mem::take).unwrap_or_default();
+        ContinueLeaf { before, piece }
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+
+    fn fold_whole(&self) -> bool {
+        true
+    }
+}
+
+impl<T, P: Piece<T>> UnindexedConsumer<T> for ContinuePieces<P> {
+    fn split_off_left(&self) -> Self {
+        self.split_off()
+    }
+
+    fn to_reducer(&self) -> ChainPieces {
+        ChainPieces
+    }
+}
+
+/// The piece a leaf of `ContinuePieces` fills, after the pieces gathered before it.
+struct ContinueLeaf<P> {
     /// Non-empty pieces, except the last one when `piece` was taken out of it.
     before: LinkedList<P>,
     piece: P,
 }
 
-impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
+impl<T, P: Piece<T>> Folder<T> for ContinueLeaf<P> {
     type Result = LinkedList<P>;
 
     fn consume(mut self, item: T) -> Self {
@@ -178,7 +215,7 @@ impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
     }
 
     fn complete(self) -> LinkedList<P> {
-        let LeafPiece { mut before, piece } = self;
+        let ContinueLeaf { mut before, piece } = self;
         match before.back_mut() {
             // Lists hold no empty piece: an empty last one is where `piece` came from.
             Some(last) if last.is_empty() => *last = piece,
@@ -186,6 +223,35 @@ impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
             _ => before.push_back(piece),
         }
         before
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
+/// The piece one leaf fills.
+pub(crate) struct LeafPiece<P>(P);
+
+impl<T, P: Piece<T>> Folder<T> for LeafPiece<P> {
+    type Result = LinkedList<P>;
+
+    fn consume(mut self, item: T) -> Self {
+        self.0.push_item(item);
+        self
+    }
+
+    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+        self.0.extend_items(iter);
+        self
+    }
+
+    fn complete(self) -> LinkedList<P> {
+        if self.0.is_empty() {
+            LinkedList::new()
+        } else {
+            LinkedList::from([self.0])
+        }
     }
 
     fn full(&self) -> bool {

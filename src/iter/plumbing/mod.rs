@@ -424,20 +424,40 @@ pub trait UnindexedConsumer<Item>: Consumer<Item> {
     /// ```
     fn to_reducer(&self) -> Self::Reducer;
 
-    /// Not part of the API (hidden, may change without notice): a consumer like
-    /// `split_off_left()` whose result is `before` (if any) followed by the items it
-    /// receives, the first of them appended to the last piece of `before` rather than
-    /// to a piece of their own; it folds its input whole (see
-    /// [`Consumer::fold_whole`]).
-    /// `Err(before)` from consumers whose pieces user code can see (a `fold` calls its
-    /// identity once per piece) or that do not support it: the default.
+    /// Not part of the API (hidden, may change without notice): calls `callback` with
+    /// a consumer like `split_off_left()` whose result is `before` (if any) followed
+    /// by the items it receives, the first of them appended to the last piece of
+    /// `before` rather than to a piece of their own; that consumer folds its input
+    /// whole (see [`Consumer::fold_whole`]). Returns `Err` with both arguments from
+    /// consumers whose pieces user code can see (a `fold` calls its identity once per
+    /// piece) or that do not support it: the default.
     ///
     /// `flat_map` uses it to fold small inner iterators into the piece it is filling,
     /// as a sequential loop would, where the pieces are invisible (`collect`).
     #[doc(hidden)]
-    fn continue_after(&self, before: Option<Self::Result>) -> Result<Self, Option<Self::Result>> {
-        Err(before)
+    #[allow(clippy::type_complexity)]
+    fn continue_after<CB>(
+        &self,
+        before: Option<Self::Result>,
+        callback: CB,
+    ) -> Result<CB::Output, (Option<Self::Result>, CB)>
+    where
+        CB: ContinueCallback<Item, Self::Result>,
+    {
+        Err((before, callback))
     }
+}
+
+/// Not part of the API (hidden, may change without notice): receives the consumer of
+/// [`UnindexedConsumer::continue_after`], whose type the caller cannot name.
+#[doc(hidden)]
+pub trait ContinueCallback<Item, R> {
+    /// What the callback returns.
+    type Output;
+    /// Called with the consumer.
+    fn call<C>(self, consumer: C) -> Self::Output
+    where
+        C: UnindexedConsumer<Item, Result = R>;
 }
 
 /// The sequential part of a consumer: it eats items one by one.
