@@ -3,28 +3,16 @@
 
 mod common;
 
-use common::cases::pools;
 use common::drops::{Board, Tracked};
-use common::panics::message_of;
 use common::plumbing::to_vec;
 use prorata::prelude::*;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 const LEN: usize = 20_000;
 
 /// Runs `run` (which must panic with "boom") on every pool, for panics early, in
 /// the middle and last; checks the message and the drop board.
 fn panics_balanced(run: impl Fn(&Board, usize) + Sync) {
-    for pool in pools() {
-        for bad in [0, LEN / 2 + 1, LEN - 1] {
-            let board = Board::new(LEN * 3);
-            let outcome = catch_unwind(AssertUnwindSafe(|| pool.install(|| run(&board, bad))));
-            let payload = outcome.expect_err("the panic must reach the caller");
-            let message = message_of(&*payload);
-            assert!(message.contains("boom"), "unexpected panic: {message}");
-            board.assert_all_dropped_once();
-        }
-    }
+    common::panics::panics_balanced(LEN, LEN * 3, run);
 }
 
 fn boom_at<'a>(bad: usize) -> impl Fn(Tracked<'a>) -> Tracked<'a> + Sync + Send {

@@ -712,6 +712,13 @@ pub trait ParallelIterator: Sized + Send {
 
     /// Maps every item to a parallel iterator and yields their items, in order.
     ///
+    /// Each inner iterator may be split among the workers, as in Rayon, and a consumer
+    /// that sees pieces (`fold`, `map_init`, ...) gets its items in pieces of their
+    /// own. Collected (`collect`, `par_extend`, optionally after `map`), an inner
+    /// iterator of at most 64 items of known length is not split: its items go on
+    /// into the piece being filled, as with [`flat_map_iter`](Self::flat_map_iter),
+    /// and only the outer iterator is divided among the workers.
+    ///
     /// ```
     /// use prorata::prelude::*;
     /// let total: usize = (0..4usize).into_par_iter().flat_map(|x| 0..x).sum();

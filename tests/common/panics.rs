@@ -28,3 +28,22 @@ impl Drop for PanicsOnDrop {
         panic!("dropped");
     }
 }
+
+/// Runs `run(board, bad)`, which must panic with a message containing "boom", inside a
+/// pool of each size, for `bad` the first, a middle and the last of `len` calls; checks
+/// the message, and that every item made on the board (of `ids` ids) was dropped
+/// exactly once.
+pub fn panics_balanced(len: usize, ids: usize, run: impl Fn(&super::drops::Board, usize) + Sync) {
+    for pool in super::cases::pools() {
+        for bad in [0, len / 2 + 1, len - 1] {
+            let board = super::drops::Board::new(ids);
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pool.install(|| run(&board, bad))
+            }));
+            let payload = outcome.expect_err("the panic must reach the caller");
+            let message = message_of(&*payload);
+            assert!(message.contains("boom"), "unexpected panic: {message}");
+            board.assert_all_dropped_once();
+        }
+    }
+}

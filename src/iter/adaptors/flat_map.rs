@@ -135,6 +135,26 @@ where
     }
 }
 
+/// Drives an inner iterator with the consumer `continue_after` makes.
+struct DriveInner<I>(I);
+
+impl<I: ParallelIterator, R> ContinueCallback<I::Item, R> for DriveInner<I> {
+    type Output = R;
+
+    fn call<C>(self, consumer: C) -> R
+    where
+        C: UnindexedConsumer<I::Item, Result = R>,
+    {
+        self.0.drive_unindexed(consumer)
+    }
+}
+
+/// The longest inner iterator folded into the current piece rather than driven on its
+/// own (see `FlatMapFolder::consume`). Splitting an inner iterator makes about two
+/// parts per worker, whatever its length, so this bounds the parallelism given up for
+/// items that are cheap to hand on; the outer iterator still splits as usual.
+const FOLD_INNER_MAX: usize = 64;
+
 /// Keeps the downstream *consumer* (not a folder): every inner parallel iterator is
 /// driven with a consumer split off to its left, and the results are reduced in order.
 struct FlatMapFolder<'f, C, F, R> {
@@ -154,6 +174,29 @@ where
 
     fn consume(mut self, item: T) -> Self {
         let inner = (self.map_op)(item).into_par_iter();
+        // A small inner iterator goes into the piece this folder is filling, as in a
+        // sequential loop, when no user code can see the pieces (`collect`): splitting
+        // it would cost a join, a piece and a reduction per part for a few items each.
+        // Where the pieces are visible (a `fold` calls its identity once per piece),
+        // `continue_after` refuses and the inner iterator is driven on its own, in
+        // pieces as in Rayon.
+        let inner = if inner.opt_len().is_some_and(|len| len <= FOLD_INNER_MAX) {
+            match self
+                .base
+                .continue_after(self.done.take(), DriveInner(inner))
+            {
+                Ok(result) => {
+                    self.done = Some(result);
+                    return self;
+                }
+                Err((before, DriveInner(inner))) => {
+                    self.done = before;
+                    inner
+                }
+            }
+        } else {
+            inner
+        };
         let result = inner.drive_unindexed(self.base.split_off_left());
         self.done = Some(match self.done.take() {
             None => result,

@@ -183,6 +183,10 @@ where
     fn full(&self) -> bool {
         self.base.full()
     }
+
+    fn fold_whole(&self) -> bool {
+        self.base.fold_whole()
+    }
 }
 
 impl<T, R, C, F> UnindexedConsumer<T> for MapConsumer<'_, C, F>
@@ -199,6 +203,53 @@ where
 
     fn to_reducer(&self) -> C::Reducer {
         self.base.to_reducer()
+    }
+
+    /// `map` sees items, not pieces: it passes on what its consumer allows.
+    fn continue_after<CB>(
+        &self,
+        before: Option<C::Result>,
+        callback: CB,
+    ) -> Result<CB::Output, (Option<C::Result>, CB)>
+    where
+        CB: ContinueCallback<T, C::Result>,
+    {
+        let map_op = self.map_op;
+        self.base
+            .continue_after(
+                before,
+                MapCallback {
+                    callback,
+                    map_op,
+                    marker: std::marker::PhantomData,
+                },
+            )
+            .map_err(|(before, wrapped)| (before, wrapped.callback))
+    }
+}
+
+/// Hands `callback` the consumer it gets, behind this `map` (of `T` items).
+struct MapCallback<'f, CB, F, T> {
+    callback: CB,
+    map_op: &'f F,
+    marker: std::marker::PhantomData<fn(T)>,
+}
+
+impl<T, R, Res, CB, F> ContinueCallback<R, Res> for MapCallback<'_, CB, F, T>
+where
+    CB: ContinueCallback<T, Res>,
+    F: Fn(T) -> R + Sync,
+{
+    type Output = CB::Output;
+
+    fn call<C>(self, consumer: C) -> CB::Output
+    where
+        C: UnindexedConsumer<R, Result = Res>,
+    {
+        self.callback.call(MapConsumer {
+            base: consumer,
+            map_op: self.map_op,
+        })
     }
 }
 

@@ -5,6 +5,7 @@
 //! These helpers are `pub(crate)` so that every collection of the crate builds on
 //! them (see the module documentation of `collect`).
 
+use std::cell::Cell;
 use std::collections::LinkedList;
 use std::marker::PhantomData;
 
@@ -115,6 +116,117 @@ impl<T, P: Piece<T>> UnindexedConsumer<T> for PieceList<P> {
 
     fn to_reducer(&self) -> ChainPieces {
         ChainPieces
+    }
+
+    /// No user code sees the pieces (they are gathered into one collection), so the
+    /// items of `flat_map`'s small inner iterators may share them.
+    #[allow(clippy::type_complexity)]
+    fn continue_after<CB>(
+        &self,
+        before: Option<LinkedList<P>>,
+        callback: CB,
+    ) -> Result<CB::Output, (Option<LinkedList<P>>, CB)>
+    where
+        CB: ContinueCallback<T, LinkedList<P>>,
+    {
+        Ok(callback.call(ContinuePieces {
+            before: Cell::new(before.unwrap_or_default()),
+            marker: PhantomData,
+        }))
+    }
+}
+
+/// What `PieceList::continue_after` hands on: a `PieceList` whose leftmost leaf goes
+/// on filling the last of the pieces gathered before it, and that asks not to be
+/// split. A type of its own, so that `PieceList`'s leaves (which loops move by value)
+/// stay a bare piece.
+struct ContinuePieces<P> {
+    /// The pieces before this consumer's items. A `Cell` because `split_off_left(&self)`
+    /// hands them to the new left consumer (the first one split off is the leftmost,
+    /// as in intersperse); empty in every other consumer split off this one.
+    before: Cell<LinkedList<P>>,
+    marker: PhantomData<fn() -> P>,
+}
+
+impl<P> ContinuePieces<P> {
+    fn split_off(&self) -> Self {
+        ContinuePieces {
+            before: Cell::new(self.before.take()),
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<T, P: Piece<T>> Consumer<T> for ContinuePieces<P> {
+    type Folder = ContinueLeaf<P>;
+    type Reducer = ChainPieces;
+    type Result = LinkedList<P>;
+
+    fn split_at(self, _index: usize) -> (Self, Self, ChainPieces) {
+        let left = self.split_off();
+        (left, self, ChainPieces)
+    }
+
+    fn into_folder(self) -> ContinueLeaf<P> {
+        let mut before = self.before.into_inner();
+        // The last piece is taken out to be filled, an empty one left in its place
+        // (no list node is freed and made again).
+        let piece = before.back_mut().map(std::mem::take).unwrap_or_default();
+        ContinueLeaf { before, piece }
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+
+    fn fold_whole(&self) -> bool {
+        true
+    }
+}
+
+impl<T, P: Piece<T>> UnindexedConsumer<T> for ContinuePieces<P> {
+    fn split_off_left(&self) -> Self {
+        self.split_off()
+    }
+
+    fn to_reducer(&self) -> ChainPieces {
+        ChainPieces
+    }
+}
+
+/// The piece a leaf of `ContinuePieces` fills, after the pieces gathered before it.
+struct ContinueLeaf<P> {
+    /// Non-empty pieces, except the last one when `piece` was taken out of it.
+    before: LinkedList<P>,
+    piece: P,
+}
+
+impl<T, P: Piece<T>> Folder<T> for ContinueLeaf<P> {
+    type Result = LinkedList<P>;
+
+    fn consume(mut self, item: T) -> Self {
+        self.piece.push_item(item);
+        self
+    }
+
+    fn consume_iter<I: IntoIterator<Item = T>>(mut self, iter: I) -> Self {
+        self.piece.extend_items(iter);
+        self
+    }
+
+    fn complete(self) -> LinkedList<P> {
+        let ContinueLeaf { mut before, piece } = self;
+        match before.back_mut() {
+            // Lists hold no empty piece: an empty last one is where `piece` came from.
+            Some(last) if last.is_empty() => *last = piece,
+            _ if piece.is_empty() => {}
+            _ => before.push_back(piece),
+        }
+        before
+    }
+
+    fn full(&self) -> bool {
+        false
     }
 }
 

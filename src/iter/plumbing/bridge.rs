@@ -86,7 +86,7 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
-    if !splitter.try_split(len, migrated) {
+    if consumer.fold_whole() || !splitter.try_split(len, migrated) {
         return fold_with_safe_points(len, producer, consumer.into_folder()).complete();
     }
     let mid = len / 2;
@@ -161,7 +161,7 @@ where
     if consumer.full() {
         return consumer.into_folder().complete();
     }
-    if !splitter.try_split(migrated) {
+    if consumer.fold_whole() || !splitter.try_split(migrated) {
         return fold_unindexed(producer, consumer);
     }
     let (left_producer, right_producer) = match producer.split() {

@@ -357,6 +357,17 @@ pub trait Consumer<Item>: Send + Sized {
     /// assert_eq!(ByHand.count(), 1000);
     /// ```
     fn full(&self) -> bool;
+
+    /// Not part of the API (hidden, may change without notice): true when the drivers
+    /// should fold this consumer's whole input as one piece, without splitting it.
+    /// Only consumers made by [`UnindexedConsumer::continue_after`] say so: a
+    /// `flat_map` hands them small inner iterators, whose pieces no user code sees, and
+    /// splitting those would cost more than their items. A driver that splits anyway
+    /// stays correct, only slower.
+    #[doc(hidden)]
+    fn fold_whole(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Consumer`] that can also be split without knowing where (for unindexed sources).
@@ -412,6 +423,41 @@ pub trait UnindexedConsumer<Item>: Consumer<Item> {
     /// assert_eq!(ByHand.collect::<Vec<_>>(), [1, 2, 3]);
     /// ```
     fn to_reducer(&self) -> Self::Reducer;
+
+    /// Not part of the API (hidden, may change without notice): calls `callback` with
+    /// a consumer like `split_off_left()` whose result is `before` (if any) followed
+    /// by the items it receives, the first of them appended to the last piece of
+    /// `before` rather than to a piece of their own; that consumer folds its input
+    /// whole (see [`Consumer::fold_whole`]). Returns `Err` with both arguments from
+    /// consumers whose pieces user code can see (a `fold` calls its identity once per
+    /// piece) or that do not support it: the default.
+    ///
+    /// `flat_map` uses it to fold small inner iterators into the piece it is filling,
+    /// as a sequential loop would, where the pieces are invisible (`collect`).
+    #[doc(hidden)]
+    #[allow(clippy::type_complexity)]
+    fn continue_after<CB>(
+        &self,
+        before: Option<Self::Result>,
+        callback: CB,
+    ) -> Result<CB::Output, (Option<Self::Result>, CB)>
+    where
+        CB: ContinueCallback<Item, Self::Result>,
+    {
+        Err((before, callback))
+    }
+}
+
+/// Not part of the API (hidden, may change without notice): receives the consumer of
+/// [`UnindexedConsumer::continue_after`], whose type the caller cannot name.
+#[doc(hidden)]
+pub trait ContinueCallback<Item, R> {
+    /// What the callback returns.
+    type Output;
+    /// Called with the consumer.
+    fn call<C>(self, consumer: C) -> Self::Output
+    where
+        C: UnindexedConsumer<Item, Result = R>;
 }
 
 /// The sequential part of a consumer: it eats items one by one.
