@@ -6,7 +6,7 @@
 //! `m` kept at the end of the left side for the inclusive splits. The producer cuts
 //! at a match near the middle and runs std's sequential method on each piece, or, for
 //! whitespace and char sets, a byte-by-byte search that gives the same pieces, and
-//! for lines and the splits at an ASCII char, a search eight bytes at a time.
+//! for lines and the splits at an ASCII char, a search a word at a time.
 
 use super::Pattern;
 use super::byte_split::{self, ByteSplit};
@@ -192,7 +192,7 @@ impl<'ch, P: Pattern> SplitProducer<'ch, '_, P> {
                 let is_match = |c| self.pattern.is_match(c);
                 folder.consume_iter(Bounded::new(run, ClassSplit::new(run, classes, is_match)))
             }
-            // An ASCII char searched eight bytes at a time.
+            // An ASCII char searched a word at a time.
             Mode::Exclusive | Mode::Terminator => match self.pattern.as_char() {
                 Some(c) if c.is_ascii() => {
                     folder.consume_iter(Bounded::new(run, ByteSplit::new(run, c)))
