@@ -147,21 +147,19 @@ impl<Iter: Iterator> Shared<Iter> {
     }
 
     /// One worker's pulling loop: takes one item at a time under the lock and hands
-    /// it to `step`, which returns the state and whether to go on (false once the
-    /// consumer is full). Ends when the iterator ends, when `step` says stop, when
+    /// it to `folder`. Ends when the iterator ends, when the folder is full, when
     /// another worker panicked in `next()` (the lock is poisoned), or when `patience`
     /// says leave while another worker holds the lock. `marked`: whether this loop
     /// is counted in `left` when it ends. A loop left alone hands the rest of the
-    /// iterator to `rest`, which takes its items in order, one at a time, and stops
-    /// where `step` would.
-    fn pull<S>(
+    /// iterator to the folder's `consume_iter`, which takes the items as `consume`
+    /// would, one at a time, and stops once the folder is full: the folder's own
+    /// loop (a `fold`, say).
+    fn pull<F: Folder<Iter::Item>>(
         &self,
         marked: bool,
         patience: &mut impl Patience,
-        mut state: S,
-        mut step: impl FnMut(S, Iter::Item) -> (S, bool),
-        rest: impl FnOnce(S, Iter) -> S,
-    ) -> S {
+        mut folder: F,
+    ) -> F {
         loop {
             patience.before_try();
             let mut guard = match self.iter.try_lock() {
@@ -184,7 +182,7 @@ impl<Iter: Iterator> Shared<Iter> {
                 drop(guard);
                 if let Some(iter) = iter {
                     // Nobody else pulls: the rest without the lock.
-                    state = rest(state, iter);
+                    folder = folder.consume_iter(iter);
                 }
                 break;
             }
@@ -195,16 +193,15 @@ impl<Iter: Iterator> Shared<Iter> {
             };
             drop(guard);
             patience.pulled();
-            let go;
-            (state, go) = step(state, item);
-            if !go {
+            folder = folder.consume(item);
+            if folder.full() {
                 break;
             }
         }
         if marked {
             self.left.fetch_add(1, Ordering::Relaxed);
         }
-        state
+        folder
     }
 }
 
@@ -324,19 +321,6 @@ where
         let Some(marked) = self.shared.start_pulling(crate::current_thread_index()) else {
             return folder;
         };
-        let mut patience = Contention::default();
-        self.shared.pull(
-            marked,
-            &mut patience,
-            folder,
-            |folder, item| {
-                let folder = folder.consume(item);
-                let go = !folder.full();
-                (folder, go)
-            },
-            // A folder's `consume_iter` takes the items as its `consume` would, and
-            // stops once it is full; it is the folder's fast loop (a `fold`).
-            |folder, iter| folder.consume_iter(iter),
-        )
+        self.shared.pull(marked, &mut Contention::default(), folder)
     }
 }

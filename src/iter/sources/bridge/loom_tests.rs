@@ -7,6 +7,7 @@ use loom::sync::Arc;
 use loom::thread;
 
 use super::{Patience, Shared};
+use crate::iter::plumbing::Folder;
 
 /// Leaves whenever the lock is taken (`Leaves(true)`, the most a policy may leave),
 /// or never (waits for the lock every time).
@@ -20,6 +21,26 @@ impl Patience for Leaves {
     fn pulled(&mut self) {}
 }
 
+/// Collects the items it is handed.
+struct Got(Vec<u32>);
+
+impl Folder<u32> for Got {
+    type Result = Vec<u32>;
+
+    fn consume(mut self, item: u32) -> Self {
+        self.0.push(item);
+        self
+    }
+
+    fn complete(self) -> Vec<u32> {
+        self.0
+    }
+
+    fn full(&self) -> bool {
+        false
+    }
+}
+
 /// Worker `index`'s loop over `shared`: the items it was handed.
 fn worker(
     shared: &Shared<std::ops::Range<u32>>,
@@ -29,19 +50,7 @@ fn worker(
     let Some(marked) = shared.start_pulling(Some(index)) else {
         return Vec::new();
     };
-    shared.pull(
-        marked,
-        patience,
-        Vec::new(),
-        |mut got, item| {
-            got.push(item);
-            (got, true)
-        },
-        |mut got, rest| {
-            got.extend(rest);
-            got
-        },
-    )
+    shared.pull(marked, patience, Got(Vec::new())).complete()
 }
 
 /// Runs two workers with the given policies and checks that the items were handed
