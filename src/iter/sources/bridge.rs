@@ -247,8 +247,9 @@ const QUIET: u32 = 8 * WINDOW;
 /// item costs to move to another core (the lock's cache line, the iterator's state,
 /// the item). Where the lock is the bottleneck, the items go through it one after
 /// another whether one worker pulls them or several; a second worker saves the first
-/// the work after the lock (this) and costs it the move.
-const CHEAP: Duration = Duration::from_nanos(200);
+/// the work after the lock (this) and costs it the move (docs/benchmarks.md,
+/// "par_bridge", the crowded rows).
+const CHEAP: Duration = Duration::from_nanos(120);
 
 impl Patience for Contention {
     #[inline]
