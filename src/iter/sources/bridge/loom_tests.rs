@@ -1,4 +1,4 @@
-//! Loom models of the bridge's pulling loops (run by `ci/loom.sh`): two workers pull
+//! Loom models of the bridge's pulling loops (run by `ci/loom.sh`): two or three workers pull
 //! a short iterator, leaving whenever they find the lock taken, or never; every item
 //! is handed to exactly one of them, whichever leaves and whichever is left alone
 //! (and takes the iterator out of the lock).
@@ -53,17 +53,21 @@ fn worker(
     shared.pull(marked, patience, Got(Vec::new())).complete()
 }
 
-/// Runs two workers with the given policies and checks that the items were handed
-/// out exactly once between them.
-fn model(eager: [bool; 2]) {
+/// Runs one worker per policy (`true`: leaves whenever the lock is taken) and
+/// checks that the items were handed out exactly once between them.
+fn model<const N: usize>(eager: [bool; N]) {
     loom::model(move || {
-        let shared = Arc::new(Shared::new(0..3u32, 2));
-        let other = {
-            let shared = Arc::clone(&shared);
-            thread::spawn(move || worker(&shared, 1, &mut Leaves(eager[1])))
-        };
+        let shared = Arc::new(Shared::new(0..3u32, N));
+        let others: Vec<_> = (1..N)
+            .map(|index| {
+                let shared = Arc::clone(&shared);
+                thread::spawn(move || worker(&shared, index, &mut Leaves(eager[index])))
+            })
+            .collect();
         let mut got = worker(&shared, 0, &mut Leaves(eager[0]));
-        got.extend(other.join().unwrap());
+        for other in others {
+            got.extend(other.join().unwrap());
+        }
         got.sort_unstable();
         assert_eq!(got, [0, 1, 2]);
     });
@@ -82,4 +86,9 @@ fn loom_bridge_a_worker_that_leaves_beside_one_that_waits_loses_no_item() {
 #[test]
 fn loom_bridge_workers_that_wait_hand_out_every_item_once() {
     model([false, false]);
+}
+
+#[test]
+fn loom_bridge_three_workers_that_leave_lose_no_item() {
+    model([true, true, true]);
 }
