@@ -1,7 +1,7 @@
-//! Loom models of the bridge's pulling loops (run by `ci/loom.sh`): two or three workers pull
-//! a short iterator, leaving whenever they find the lock taken, or never; every item
-//! is handed to exactly one of them, whichever leaves and whichever is left alone
-//! (and takes the iterator out of the lock).
+//! Loom models of the bridge's pulling loops (run by `ci/loom.sh`): two or three
+//! workers pull a short iterator, leaving whenever they find the lock taken, or never;
+//! every item is handed to exactly one of them, whichever leaves and whichever is left
+//! alone (and takes the iterator out of the lock).
 
 use loom::sync::Arc;
 use loom::thread;
