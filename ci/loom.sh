@@ -6,7 +6,9 @@
 # src/pool/loom_tests.rs, src/pool/shares/ and src/shares/tests/, where each layer's sync.rs
 # maps the protocols' atomics, mutexes and condvars to loom's), the BWoS deque and its robbers
 # (src/deque/bwos/loom_tests.rs) and the trace feature's per-worker rings
-# (src/trace/loom_tests.rs). The models compile only with `--cfg loom`.
+# (src/trace/loom_tests.rs), and par_bridge's pulling loops, whose workers may leave
+# a crowded lock (src/iter/sources/bridge/loom_tests.rs). The models compile only with
+# `--cfg loom`.
 # Builds into its own target directory because `--cfg loom` changes every crate; in
 # release (loom explores tens of thousands of executions) with debug assertions on, so
 # that the protocols' own checks (a BWoS thief finding a block not started yet, ...)

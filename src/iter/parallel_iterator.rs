@@ -209,7 +209,11 @@ pub trait ParallelIterator: Sized + Send {
             (Some(a), Some(b)) => Some(op(a, b)),
             (a, b) => a.or(b),
         };
-        self.map(Some).reduce(|| None, both)
+        let add = |acc: Option<Self::Item>, item| match acc {
+            Some(acc) => Some(op(acc, item)),
+            None => Some(item),
+        };
+        self.fold(|| None, add).reduce(|| None, both)
     }
 
     /// Like [`reduce`](Self::reduce) over `Try` items (`Option`, `Result`,
