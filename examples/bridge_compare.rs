@@ -25,6 +25,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
+#[path = "common/both.rs"]
+mod both;
+
 /// The same workload, with each library's prelude in scope: `(prorata, rayon)`.
 macro_rules! both {
     ($body:expr) => {
@@ -88,14 +91,9 @@ fn spin(x: u64, rounds: u64) -> u64 {
 
 /// orx-parallel's inputs: 0..200, pseudo-random (a fixed xorshift, not its ChaCha).
 fn inputs(len: usize) -> Vec<usize> {
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    (0..len)
-        .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s % 201) as usize
-        })
+    both::xorshift(0x2545_F491_4F6C_DD1D)
+        .take(len)
+        .map(|x| (x % 201) as usize)
         .collect()
 }
 
@@ -156,16 +154,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let rounds = args.next().and_then(|s| s.parse().ok()).unwrap_or(15);
     let workers = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let (ours, theirs) = both::pools(workers);
     let b = Bench {
         rounds,
-        ours: prorata::ThreadPoolBuilder::new()
-            .num_threads(workers)
-            .build()
-            .unwrap(),
-        theirs: rayon::ThreadPoolBuilder::new()
-            .num_threads(workers)
-            .build()
-            .unwrap(),
+        ours,
+        theirs,
         only: args.next(),
     };
     println!("{workers} workers; best of {rounds} interleaved rounds");

@@ -24,17 +24,6 @@ use std::time::{Duration, Instant};
 #[path = "common/both.rs"]
 mod both;
 
-/// A seeded xorshift stream.
-fn random(seed: u64) -> impl Iterator<Item = u64> {
-    let mut x = seed | 1;
-    std::iter::repeat_with(move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    })
-}
-
 /// Mean seconds per call of `f` over a batch of about `target`, with one warm
 /// call first.
 fn batch(f: &mut dyn FnMut(), target: Duration) -> f64 {
@@ -69,13 +58,16 @@ fn main() {
 
     const N: u32 = 4 * 1024 * 1024;
     const TREE: u64 = 100_000;
-    let haystack: Vec<[u32; 1]> = random(7).take(10_000_000).map(|x| [x as u32]).collect();
+    let haystack: Vec<[u32; 1]> = both::xorshift(7)
+        .take(10_000_000)
+        .map(|x| [x as u32])
+        .collect();
     let needle = haystack[haystack.len() / 2 - 1][0];
     let text: String = {
         // "abcdefg " repeated to 1 MB, its bytes shuffled (a space every 8 bytes
         // on average, at random places).
         let mut bytes: Vec<u8> = b"abcdefg ".iter().copied().cycle().take(1 << 20).collect();
-        let mut r = random(11);
+        let mut r = both::xorshift(11);
         for i in (1..bytes.len()).rev() {
             let j = (r.next().unwrap() % (i as u64 + 1)) as usize;
             bytes.swap(i, j);
@@ -83,7 +75,7 @@ fn main() {
         String::from_utf8(bytes).unwrap()
     };
     let words = text.split(' ').count();
-    let big: Vec<[u64; 16]> = random(13).take(50_000).map(|x| [x; 16]).collect();
+    let big: Vec<[u64; 16]> = both::xorshift(13).take(50_000).map(|x| [x; 16]).collect();
     let mut big_sorted = big.clone();
     big_sorted.sort();
 

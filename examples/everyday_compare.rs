@@ -109,16 +109,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let rounds = args.next().and_then(|s| s.parse().ok()).unwrap_or(15);
     let workers = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
+    let (ours, theirs) = both::pools(workers);
     let mut b = Bench {
         rounds,
-        ours: prorata::ThreadPoolBuilder::new()
-            .num_threads(workers)
-            .build()
-            .unwrap(),
-        theirs: rayon::ThreadPoolBuilder::new()
-            .num_threads(workers)
-            .build()
-            .unwrap(),
+        ours,
+        theirs,
         ratios: Vec::new(),
         only: args.next(),
     };

@@ -19,6 +19,9 @@ use std::time::Instant;
 
 use orx_parallel::{IntoParIter as _, Par as _};
 
+#[path = "common/both.rs"]
+mod both;
+
 /// One item of the output: a name made with `format!`, so every item owns a heap block.
 #[derive(Debug, PartialEq, Eq)]
 struct Output {
@@ -52,14 +55,9 @@ fn expand(x: &usize) -> Vec<Output> {
 
 /// The inputs: numbers below 201 from a fixed-seed generator (xorshift).
 fn inputs(len: usize) -> Vec<usize> {
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
-    (0..len)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % 201) as usize
-        })
+    both::xorshift(0x9E37_79B9_7F4A_7C15)
+        .take(len)
+        .map(|x| (x % 201) as usize)
         .collect()
 }
 
@@ -68,14 +66,7 @@ fn main() {
     let rounds: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(30);
     let workers: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(2);
     let only = args.next();
-    let ours = prorata::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .unwrap();
-    let theirs = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .unwrap();
+    let (ours, theirs) = both::pools(workers);
     let input = inputs(131_072);
     let input = &input[..];
 

@@ -23,6 +23,9 @@ const PERIOD: Duration = Duration::from_millis(4);
 mod work_item;
 use work_item::item;
 
+#[path = "common/both.rs"]
+mod both;
+
 /// When each worker ran its first item of the current query (ns after the call; 0: not yet).
 struct FirstItems {
     start: Instant,
@@ -127,14 +130,7 @@ fn main() {
     ks.retain(|&k| k >= 2);
     ks.dedup();
 
-    let ours = prorata::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .unwrap();
-    let theirs = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers)
-        .build()
-        .unwrap();
+    let (ours, theirs) = both::pools(workers);
     let mut first = FirstItems::new(workers);
     let mut results: Vec<(&str, Timings)> = vec![];
     let blocks = 4;
